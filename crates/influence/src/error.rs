@@ -1,0 +1,94 @@
+//! Typed errors. Every fallible entry point that takes outside data returns one of these,
+//! naming what was wrong and where; nothing in the library panics on input.
+
+use thiserror::Error;
+
+/// The library's error type.
+#[derive(Debug, Error, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Error {
+    /// A map dimension was zero, or the cell count exceeds [`crate::MAX_CELLS`].
+    #[error("map size {width}×{height} is not allowed: {reason}")]
+    BadSize {
+        /// Width in cells.
+        width: usize,
+        /// Height in cells.
+        height: usize,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+    /// A number that must be finite (and sometimes positive) was not.
+    #[error("{what} must be {expected}, got {value}")]
+    BadNumber {
+        /// The parameter's name.
+        what: &'static str,
+        /// What was expected, e.g. "finite and > 0".
+        expected: &'static str,
+        /// The value received.
+        value: f64,
+    },
+    /// A text map (MovingAI `.map` or ASCII rows) was malformed.
+    #[error("line {line}: {message}")]
+    MapFormat {
+        /// 1-based line number in the text.
+        line: usize,
+        /// What was wrong on that line.
+        message: String,
+    },
+    /// A band falloff's points were empty, unsorted or not finite.
+    #[error("band falloff: {0}")]
+    BadBand(&'static str),
+    /// A file could not be read.
+    #[error("{path}: {message}")]
+    Io {
+        /// The file's path as given.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+    /// A text map read from a file was malformed.
+    #[error("{path}: line {line}: {message}")]
+    FileFormat {
+        /// The file's path as given.
+        path: String,
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong on that line.
+        message: String,
+    },
+    /// A cell or node index outside the space.
+    #[error("index {index} is outside the space of {len} cells")]
+    OutOfBounds {
+        /// The index given.
+        index: usize,
+        /// The number of cells.
+        len: usize,
+    },
+}
+
+/// Checks that `value` is finite.
+pub(crate) fn finite(what: &'static str, value: f32) -> Result<f32, Error> {
+    if value.is_finite() {
+        Ok(value)
+    } else {
+        Err(Error::BadNumber { what, expected: "finite", value: f64::from(value) })
+    }
+}
+
+/// Checks that `value` is finite and strictly positive.
+pub(crate) fn positive(what: &'static str, value: f32) -> Result<f32, Error> {
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(Error::BadNumber { what, expected: "finite and > 0", value: f64::from(value) })
+    }
+}
+
+/// Checks that `value` is finite and not negative.
+pub(crate) fn non_negative(what: &'static str, value: f32) -> Result<f32, Error> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(Error::BadNumber { what, expected: "finite and >= 0", value: f64::from(value) })
+    }
+}

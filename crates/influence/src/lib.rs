@@ -1,0 +1,49 @@
+//! # influence
+//!
+//! Influence maps for game AI: units and events put influence on a map, it falls off with
+//! distance (straight-line or around walls), layers combine into the classic influence,
+//! tension and vulnerability maps, and queries answer "where is the front, where is it safe".
+//!
+//! Data flows one way through the modules:
+//!
+//! ```text
+//! space (Grid, Space)  →  source + falloff (what to place)  →  stamp (writes into a Layer)
+//!        →  layer algebra / analysis (compound maps)  →  query (answers)  /  render (pictures)
+//! ```
+//!
+//! ```
+//! use influence::{analysis, Falloff, Grid, Layer, Metric, Source, Stamper, glam::Vec2};
+//! let grid = Grid::from_rows(&[
+//!     "..........",
+//!     "....@.....",
+//!     "....@.....",
+//!     "..........",
+//! ])?;
+//! let mut stamper = Stamper::new();
+//! let (mut red, mut blue) = (Layer::for_space(&grid), Layer::for_space(&grid));
+//! stamper.stamp(&grid, &mut red, &Source::new(grid.cell_center(1, 2), 4.0, Falloff::Linear, 5.0)?);
+//! stamper.stamp(&grid, &mut blue, &Source::new(grid.cell_center(8, 2), 4.0, Falloff::Linear, 5.0)?
+//!     .with_metric(Metric::Path));
+//! let maps = analysis::Analysis::from_teams(&[&red, &blue], 0);
+//! // Red controls its own side, blue the other, and the front lies between.
+//! assert!(maps.influence[grid.index(0, 2).unwrap()] > 0.0);
+//! assert!(maps.influence[grid.index(9, 2).unwrap()] < 0.0);
+//! # Ok::<(), influence::Error>(())
+//! ```
+//!
+//! The algorithms come from five public articles, cited where used: Champandard, "The Core
+//! Mechanics of Influence Mapping" (GameDev.net, 2011); "Influence Maps: Part 1" (2022);
+//! Tayebi, "Influence Maps in Game AI"; "Influence Maps I" (the Ground Control 2 / World in
+//! Conflict tension and vulnerability maps, 2010); and "Escaping the Grid" (infinite-resolution
+//! influence maps, Game AI Pro).
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod layer;
+pub mod space;
+
+pub use error::Error;
+pub use glam;
+pub use layer::Layer;
+pub use space::{Connectivity, Grid, Space, MAX_CELLS};

@@ -1,0 +1,355 @@
+//! The 2D grid: `width × height` cells, row-major, square cells of `cell_size` world units
+//! with the corner of cell (0, 0) at the world `origin`.
+
+use glam::{Vec2, Vec3};
+
+use super::Space;
+use crate::error::{finite, positive, Error};
+
+/// The largest number of cells a grid may have: 2²⁸ (a 16384 × 16384 map), 1 GiB per `f32` layer.
+/// Larger requests get [`Error::BadSize`] instead of an allocation failure.
+pub const MAX_CELLS: usize = 1 << 28;
+
+/// Which cells count as neighbours.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Connectivity {
+    /// Up, down, left, right, each one `cell_size` away.
+    Four,
+    /// The four above plus diagonals at `√2 · cell_size`; a diagonal step is allowed only
+    /// when both orthogonal cells beside it are walkable (no corner cutting).
+    #[default]
+    Eight,
+}
+
+/// A rectangular grid of square cells, some of them blocked.
+///
+/// ```
+/// use influence::{Grid, glam::Vec2};
+/// // World in Conflict: a 200 × 200 influence map over a 512 × 512 world.
+/// let grid = Grid::new(200, 200)?.with_cell_size(512.0 / 200.0)?;
+/// assert_eq!(grid.cell_at(Vec2::new(511.9, 0.5)), Some((199, 0)));
+/// assert_eq!(grid.cell_center(0, 0), Vec2::splat(1.28));
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grid {
+    width: usize,
+    height: usize,
+    cell_size: f32,
+    origin: Vec2,
+    connectivity: Connectivity,
+    blocked: Vec<bool>,
+}
+
+impl Grid {
+    /// An open grid (nothing blocked), cell size 1, origin at (0, 0), 8-connected.
+    ///
+    /// # Errors
+    /// [`Error::BadSize`] if a side is zero or the cell count exceeds [`MAX_CELLS`].
+    pub fn new(width: usize, height: usize) -> Result<Self, Error> {
+        let bad = |reason| Error::BadSize { width, height, reason };
+        if width == 0 || height == 0 {
+            return Err(bad("both sides must be at least 1 cell"));
+        }
+        match width.checked_mul(height) {
+            Some(n) if n <= MAX_CELLS => {}
+            _ => return Err(bad("more cells than MAX_CELLS (2^28)")),
+        }
+        Ok(Self {
+            width,
+            height,
+            cell_size: 1.0,
+            origin: Vec2::ZERO,
+            connectivity: Connectivity::Eight,
+            blocked: vec![false; width * height],
+        })
+    }
+
+    /// Sets the side of a cell in world units.
+    ///
+    /// # Errors
+    /// [`Error::BadNumber`] unless `cell_size` is finite and positive.
+    pub fn with_cell_size(mut self, cell_size: f32) -> Result<Self, Error> {
+        self.cell_size = positive("cell_size", cell_size)?;
+        Ok(self)
+    }
+
+    /// Sets the world position of the corner of cell (0, 0).
+    ///
+    /// # Errors
+    /// [`Error::BadNumber`] if a coordinate is not finite.
+    pub fn with_origin(mut self, origin: Vec2) -> Result<Self, Error> {
+        finite("origin.x", origin.x)?;
+        finite("origin.y", origin.y)?;
+        self.origin = origin;
+        Ok(self)
+    }
+
+    /// Sets 4- or 8-connectivity.
+    #[must_use]
+    pub fn with_connectivity(mut self, connectivity: Connectivity) -> Self {
+        self.connectivity = connectivity;
+        self
+    }
+
+    /// A grid from ASCII rows, first row y = 0: `.`, `G`, `S`, `W` and space are walkable;
+    /// `@`, `O`, `T` and `#` are blocked (the MovingAI convention plus `#`).
+    ///
+    /// ```
+    /// let grid = influence::Grid::from_rows(&["..@", "..@"])?;
+    /// assert_eq!((grid.width(), grid.height()), (3, 2));
+    /// assert!(grid.is_blocked(2, 1));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::MapFormat`] for ragged rows or unknown characters (naming the 1-based row),
+    /// [`Error::BadSize`] for no rows.
+    pub fn from_rows<S: AsRef<str>>(rows: &[S]) -> Result<Self, Error> {
+        let width = rows.first().map_or(0, |r| r.as_ref().chars().count());
+        let mut grid = Self::new(width, rows.len())?;
+        for (y, row) in rows.iter().enumerate() {
+            grid.fill_row(y, row.as_ref(), y + 1)?;
+        }
+        Ok(grid)
+    }
+
+    /// Sets row `y` from its characters; `line` is reported in errors.
+    pub(super) fn fill_row(&mut self, y: usize, row: &str, line: usize) -> Result<(), Error> {
+        let count = row.chars().count();
+        if count != self.width {
+            return Err(Error::MapFormat {
+                line,
+                message: format!("row has {count} cells, expected {}", self.width),
+            });
+        }
+        for (x, c) in row.chars().enumerate() {
+            self.blocked[y * self.width + x] = match c {
+                '.' | 'G' | 'S' | 'W' | ' ' => false,
+                '@' | 'O' | 'T' | '#' => true,
+                other => {
+                    return Err(Error::MapFormat {
+                        line,
+                        message: format!("unknown map character {other:?} at column {}", x + 1),
+                    })
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// Width in cells.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+    /// Height in cells.
+    pub fn height(&self) -> usize {
+        self.height
+    }
+    /// Side of a cell in world units.
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+    /// World position of the corner of cell (0, 0).
+    pub fn origin(&self) -> Vec2 {
+        self.origin
+    }
+    /// 4- or 8-connectivity.
+    pub fn connectivity(&self) -> Connectivity {
+        self.connectivity
+    }
+    /// Size of the covered world rectangle.
+    pub fn world_size(&self) -> Vec2 {
+        Vec2::new(self.width as f32, self.height as f32) * self.cell_size
+    }
+
+    /// Row-major index of cell (x, y), or `None` outside the grid.
+    pub fn index(&self, x: usize, y: usize) -> Option<usize> {
+        (x < self.width && y < self.height).then(|| y * self.width + x)
+    }
+
+    /// Cell coordinates of index `i` (which must be `< len()`).
+    pub fn coords(&self, i: usize) -> (usize, usize) {
+        (i % self.width, i / self.width)
+    }
+
+    /// World position of the centre of cell (x, y): `origin + (x + 0.5, y + 0.5) · cell_size`.
+    pub fn cell_center(&self, x: usize, y: usize) -> Vec2 {
+        self.origin + (Vec2::new(x as f32, y as f32) + 0.5) * self.cell_size
+    }
+
+    /// A world point in continuous cell units: cell (x, y) spans `[x, x+1) × [y, y+1)`.
+    pub fn to_cell_space(&self, p: Vec2) -> Vec2 {
+        (p - self.origin) / self.cell_size
+    }
+
+    /// The cell containing world point `p`, or `None` outside the grid (or for NaN).
+    pub fn cell_at(&self, p: Vec2) -> Option<(usize, usize)> {
+        let c = self.to_cell_space(p);
+        let inside = c.x >= 0.0
+            && c.y >= 0.0
+            && c.x < self.width as f32
+            && c.y < self.height as f32;
+        // The float comparison can round up to `width` for points a hair inside the edge.
+        inside.then(|| ((c.x as usize).min(self.width - 1), (c.y as usize).min(self.height - 1)))
+    }
+
+    /// Index of the cell containing `p`, or `None` outside the grid.
+    pub fn index_at(&self, p: Vec2) -> Option<usize> {
+        self.cell_at(p).map(|(x, y)| y * self.width + x)
+    }
+
+    /// Whether cell (x, y) is blocked; cells outside the grid count as blocked.
+    pub fn is_blocked(&self, x: usize, y: usize) -> bool {
+        self.index(x, y).is_none_or(|i| self.blocked[i])
+    }
+
+    /// Blocks or frees cell (x, y).
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] outside the grid.
+    pub fn set_blocked(&mut self, x: usize, y: usize, blocked: bool) -> Result<(), Error> {
+        let i = self.index(x, y).ok_or(Error::OutOfBounds {
+            index: y.saturating_mul(self.width).saturating_add(x),
+            len: self.len(),
+        })?;
+        self.blocked[i] = blocked;
+        Ok(())
+    }
+
+    /// One flag per cell, row-major: `true` = blocked.
+    pub fn blocked(&self) -> &[bool] {
+        &self.blocked
+    }
+
+    /// Number of walkable cells.
+    pub fn walkable_count(&self) -> usize {
+        self.blocked.iter().filter(|b| !**b).count()
+    }
+
+    /// The grid as ASCII rows (`.` walkable, `@` blocked), the inverse of [`Grid::from_rows`].
+    pub fn to_rows(&self) -> Vec<String> {
+        self.blocked
+            .chunks(self.width)
+            .map(|row| row.iter().map(|&b| if b { '@' } else { '.' }).collect())
+            .collect()
+    }
+}
+
+/// Offsets of the four orthogonal neighbours, then the four diagonals.
+const ORTHOGONAL: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
+const DIAGONAL: [(isize, isize); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+
+impl Space for Grid {
+    fn len(&self) -> usize {
+        self.blocked.len()
+    }
+
+    fn is_walkable(&self, i: usize) -> bool {
+        !self.blocked[i]
+    }
+
+    fn for_each_neighbour(&self, i: usize, mut visit: impl FnMut(usize, f32)) {
+        let (x, y) = self.coords(i);
+        let free = |dx: isize, dy: isize| {
+            let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
+            self.index(nx, ny).filter(|&j| !self.blocked[j])
+        };
+        for (dx, dy) in ORTHOGONAL {
+            if let Some(j) = free(dx, dy) {
+                visit(j, self.cell_size);
+            }
+        }
+        if self.connectivity == Connectivity::Eight {
+            let diagonal = self.cell_size * std::f32::consts::SQRT_2;
+            for (dx, dy) in DIAGONAL {
+                if free(dx, 0).is_some() && free(0, dy).is_some() {
+                    if let Some(j) = free(dx, dy) {
+                        visit(j, diagonal);
+                    }
+                }
+            }
+        }
+    }
+
+    fn position(&self, i: usize) -> Vec3 {
+        let (x, y) = self.coords(i);
+        self.cell_center(x, y).extend(0.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn neighbours(g: &Grid, x: usize, y: usize) -> Vec<(usize, usize, f32)> {
+        let mut out = Vec::new();
+        g.for_each_neighbour(g.index(x, y).unwrap(), |j, d| {
+            let (nx, ny) = g.coords(j);
+            out.push((nx, ny, d));
+        });
+        out.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        out
+    }
+
+    #[test]
+    fn rejects_empty_and_huge_sizes() {
+        assert!(matches!(Grid::new(0, 5), Err(Error::BadSize { .. })));
+        assert!(matches!(Grid::new(1 << 15, 1 << 14), Err(Error::BadSize { .. })));
+        assert!(matches!(Grid::new(usize::MAX, 2), Err(Error::BadSize { .. })));
+        assert!(Grid::new(1 << 14, 1 << 14).is_ok());
+    }
+
+    #[test]
+    fn rejects_bad_cell_size_and_origin() {
+        let g = Grid::new(2, 2).unwrap();
+        assert!(g.clone().with_cell_size(0.0).is_err());
+        assert!(g.clone().with_cell_size(f32::NAN).is_err());
+        assert!(g.with_origin(Vec2::new(f32::INFINITY, 0.0)).is_err());
+    }
+
+    #[test]
+    fn world_and_cell_round_trip() {
+        let g = Grid::new(200, 200).unwrap().with_cell_size(2.56).unwrap().with_origin(Vec2::new(-10.0, 5.0)).unwrap();
+        for (x, y) in [(0, 0), (199, 0), (17, 123), (199, 199)] {
+            assert_eq!(g.cell_at(g.cell_center(x, y)), Some((x, y)));
+        }
+        assert_eq!(g.cell_at(Vec2::new(-10.01, 6.0)), None);
+        assert_eq!(g.cell_at(Vec2::new(f32::NAN, 6.0)), None);
+        assert_eq!(g.world_size(), Vec2::splat(512.0));
+    }
+
+    #[test]
+    fn eight_connectivity_does_not_cut_corners() {
+        let g = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
+        // From (0,0): right and down are free, the diagonal (1,1) is blocked.
+        assert_eq!(neighbours(&g, 0, 0), vec![(0, 1, 1.0), (1, 0, 1.0)]);
+        // From (1,0): the diagonals to (0,1) and (2,1) pass beside the wall at (1,1): cut.
+        assert_eq!(neighbours(&g, 1, 0), vec![(0, 0, 1.0), (2, 0, 1.0)]);
+        let open = Grid::new(3, 3).unwrap();
+        let n = neighbours(&open, 1, 1);
+        assert_eq!(n.len(), 8);
+        assert!(n.iter().any(|&(x, y, d)| (x, y) == (0, 0) && (d - 2f32.sqrt()).abs() < 1e-6));
+    }
+
+    #[test]
+    fn four_connectivity_has_four_neighbours() {
+        let g = Grid::new(3, 3).unwrap().with_cell_size(2.0).unwrap().with_connectivity(Connectivity::Four);
+        assert_eq!(neighbours(&g, 1, 1), vec![(0, 1, 2.0), (1, 0, 2.0), (1, 2, 2.0), (2, 1, 2.0)]);
+    }
+
+    #[test]
+    fn ascii_rows_round_trip_and_errors_name_the_row() {
+        let g = Grid::from_rows(&["..@", "T.."]).unwrap();
+        assert_eq!(g.to_rows(), vec!["..@", "@.."]);
+        assert_eq!(
+            Grid::from_rows(&["...", ".."]),
+            Err(Error::MapFormat { line: 2, message: "row has 2 cells, expected 3".into() })
+        );
+        let err = Grid::from_rows(&["..x"]).unwrap_err().to_string();
+        assert!(err.contains("line 1") && err.contains("'x'") && err.contains("column 3"), "{err}");
+        assert!(Grid::from_rows::<&str>(&[]).is_err());
+    }
+}

@@ -1,0 +1,36 @@
+//! Spaces: where influence lives.
+//!
+//! A space is a set of cells (grid cells, graph nodes) numbered `0..len()`, some of them
+//! blocked, with walkable neighbours at known distances. Every algorithm that only needs
+//! "who is next to whom, and how far" — path distance, reachability queries, top-N, front
+//! lines, centroids — is written once over [`Space`], so grids and graphs share it (the
+//! neighbours abstraction of the `pathfinding` crate). Grid-only work (bilinear sampling,
+//! stamping kernels, row-wise fast paths) lives on [`Grid`] itself.
+
+mod grid;
+mod movingai;
+
+pub use grid::{Connectivity, Grid, MAX_CELLS};
+
+use glam::Vec3;
+
+/// A set of cells with walkable neighbours: the abstraction every generic algorithm uses.
+pub trait Space {
+    /// Number of cells (or nodes); valid indices are `0..len()`.
+    fn len(&self) -> usize;
+
+    /// `true` when the space has no cells (never the case for a [`Grid`]).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether units can stand in (and influence can pass through) cell `i`.
+    fn is_walkable(&self, i: usize) -> bool;
+
+    /// Calls `visit(j, distance)` for each walkable neighbour `j` of the walkable cell `i`,
+    /// with the distance between their centres in world units. Allocates nothing.
+    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32));
+
+    /// World position of cell `i`'s centre (`z` = 0 on a flat grid).
+    fn position(&self, i: usize) -> Vec3;
+}
