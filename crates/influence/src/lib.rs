@@ -39,11 +39,22 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod analysis;
 pub mod error;
+pub mod falloff;
 pub mod layer;
+pub mod paths;
+pub mod registry;
+pub mod source;
 pub mod space;
+pub mod stamp;
 
+pub use analysis::Analysis;
 pub use error::Error;
+pub use falloff::{Band, Falloff};
 pub use glam;
 pub use layer::Layer;
+pub use registry::{LayerId, Registry};
+pub use source::{Metric, Mode, Source};
 pub use space::{Connectivity, Grid, Space, MAX_CELLS};
+pub use stamp::Stamper;

@@ -188,10 +188,7 @@ impl Grid {
     /// The cell containing world point `p`, or `None` outside the grid (or for NaN).
     pub fn cell_at(&self, p: Vec2) -> Option<(usize, usize)> {
         let c = self.to_cell_space(p);
-        let inside = c.x >= 0.0
-            && c.y >= 0.0
-            && c.x < self.width as f32
-            && c.y < self.height as f32;
+        let inside = c.x >= 0.0 && c.y >= 0.0 && c.x < self.width as f32 && c.y < self.height as f32;
         // The float comparison can round up to `width` for points a hair inside the edge.
         inside.then(|| ((c.x as usize).min(self.width - 1), (c.y as usize).min(self.height - 1)))
     }
@@ -290,7 +287,7 @@ mod tests {
             let (nx, ny) = g.coords(j);
             out.push((nx, ny, d));
         });
-        out.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        out.sort_by_key(|a| (a.0, a.1));
         out
     }
 
@@ -312,7 +309,12 @@ mod tests {
 
     #[test]
     fn world_and_cell_round_trip() {
-        let g = Grid::new(200, 200).unwrap().with_cell_size(2.56).unwrap().with_origin(Vec2::new(-10.0, 5.0)).unwrap();
+        let g = Grid::new(200, 200)
+            .unwrap()
+            .with_cell_size(2.56)
+            .unwrap()
+            .with_origin(Vec2::new(-10.0, 5.0))
+            .unwrap();
         for (x, y) in [(0, 0), (199, 0), (17, 123), (199, 199)] {
             assert_eq!(g.cell_at(g.cell_center(x, y)), Some((x, y)));
         }

@@ -62,10 +62,8 @@ impl Grid {
         };
         let width = width.ok_or_else(|| missing("width"))?;
         let height = height.ok_or_else(|| missing("height"))?;
-        let mut grid = Grid::new(width, height).map_err(|e| Error::MapFormat {
-            line: header_end,
-            message: e.to_string(),
-        })?;
+        let mut grid = Grid::new(width, height)
+            .map_err(|e| Error::MapFormat { line: header_end, message: e.to_string() })?;
         let mut rows = 0;
         for (n, line) in lines {
             if rows == height {
@@ -127,7 +125,10 @@ mod tests {
     #[test]
     fn errors_name_the_line() {
         assert_eq!(err_line("type octile\nheight x\nwidth 2\nmap\n..\n").0, 2);
-        assert_eq!(err_line("type octile\nheight 2\nwidth 2\nmap\n..\n.\n"), (6, "row has 1 cells, expected 2".into()));
+        assert_eq!(
+            err_line("type octile\nheight 2\nwidth 2\nmap\n..\n.\n"),
+            (6, "row has 1 cells, expected 2".into())
+        );
         assert_eq!(err_line("type octile\nheight 1\nwidth 2\nmap\n..\n..\n").0, 6);
         assert_eq!(err_line("type octile\nheight 3\nwidth 2\nmap\n..\n").0, 6);
         assert_eq!(err_line("type octile\nheight 1\nwidth 2\nmap\n.%\n").0, 5);

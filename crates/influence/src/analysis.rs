@@ -1,0 +1,148 @@
+//! The classic compound maps of "Influence Maps I" (Ground Control 2, World in Conflict),
+//! for any number of teams seen from one team's perspective:
+//!
+//! | map | formula |
+//! |---|---|
+//! | mine | the perspective team's layer |
+//! | theirs | the sum of every other team's layer |
+//! | influence | mine − theirs: positive where I control, negative where they do |
+//! | tension | mine + theirs: where the strength is, of either side |
+//! | tension (product) | mine × theirs: zero wherever only one side is present |
+//! | vulnerability | tension − \|influence\|: high where strong forces are evenly matched |
+//! | directed vulnerability | tension + influence: conflict where I am the stronger |
+
+use crate::layer::Layer;
+
+/// The compound maps for one perspective, kept between frames: [`Analysis::update`]
+/// recomputes them in place without allocating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// The perspective team's influence.
+    pub mine: Layer,
+    /// The other teams' influence, summed.
+    pub theirs: Layer,
+    /// mine − theirs.
+    pub influence: Layer,
+    /// mine + theirs.
+    pub tension: Layer,
+    /// mine × theirs.
+    pub tension_product: Layer,
+    /// tension − |influence|.
+    pub vulnerability: Layer,
+    /// tension + influence.
+    pub directed_vulnerability: Layer,
+}
+
+impl Analysis {
+    /// Zeroed maps of `len` cells.
+    pub fn new(len: usize) -> Self {
+        let z = Layer::zeros(len);
+        Self {
+            mine: z.clone(),
+            theirs: z.clone(),
+            influence: z.clone(),
+            tension: z.clone(),
+            tension_product: z.clone(),
+            vulnerability: z.clone(),
+            directed_vulnerability: z,
+        }
+    }
+
+    /// The maps for team `me` among `teams`.
+    ///
+    /// ```
+    /// use influence::{analysis::Analysis, Layer};
+    /// let red = Layer::from_vec(vec![4.0, 2.0, 0.0]);
+    /// let blue = Layer::from_vec(vec![0.0, 2.0, 3.0]);
+    /// let a = Analysis::from_teams(&[&red, &blue], 0);
+    /// assert_eq!(a.influence.values(), &[4.0, 0.0, -3.0]);
+    /// assert_eq!(a.tension.values(), &[4.0, 4.0, 3.0]);
+    /// assert_eq!(a.vulnerability.values(), &[0.0, 4.0, 0.0]); // the contested middle
+    /// ```
+    ///
+    /// # Panics
+    /// If `teams` is empty, `me` is out of range, or the layers differ in length.
+    pub fn from_teams(teams: &[&Layer], me: usize) -> Self {
+        let mut a = Self::new(teams.first().map_or(0, |l| l.len()));
+        a.update(teams, me);
+        a
+    }
+
+    /// Recomputes every map for team `me` among `teams`, in place.
+    ///
+    /// # Panics
+    /// If `me` is out of range or the layers differ in length from these maps.
+    pub fn update(&mut self, teams: &[&Layer], me: usize) {
+        self.mine.copy_from(teams[me]);
+        self.theirs.fill(0.0);
+        for (_, layer) in teams.iter().enumerate().filter(|(t, _)| *t != me) {
+            self.theirs.add(layer);
+        }
+        self.influence.copy_from(&self.mine).sub(&self.theirs);
+        self.tension.copy_from(&self.mine).add(&self.theirs);
+        self.tension_product.copy_from(&self.mine).mul(&self.theirs);
+        self.vulnerability.copy_from(&self.tension).zip_map(&self.influence, |t, i| t - i.abs());
+        self.directed_vulnerability.copy_from(&self.tension).add(&self.influence);
+    }
+
+    /// The map called `name` (`mine`, `theirs`, `influence`, `tension`, `tension_product`,
+    /// `vulnerability`, `directed_vulnerability`), for command-line and scenario use.
+    pub fn by_name(&self, name: &str) -> Option<&Layer> {
+        Some(match name {
+            "mine" => &self.mine,
+            "theirs" => &self.theirs,
+            "influence" => &self.influence,
+            "tension" => &self.tension,
+            "tension_product" => &self.tension_product,
+            "vulnerability" => &self.vulnerability,
+            "directed_vulnerability" => &self.directed_vulnerability,
+            _ => return None,
+        })
+    }
+
+    /// The names [`Analysis::by_name`] accepts.
+    pub const NAMES: [&'static str; 7] = [
+        "mine",
+        "theirs",
+        "influence",
+        "tension",
+        "tension_product",
+        "vulnerability",
+        "directed_vulnerability",
+    ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_teams_from_each_perspective() {
+        let a = Layer::from_vec(vec![3.0, 0.0]);
+        let b = Layer::from_vec(vec![1.0, 2.0]);
+        let c = Layer::from_vec(vec![1.0, 5.0]);
+        let from_b = Analysis::from_teams(&[&a, &b, &c], 1);
+        assert_eq!(from_b.theirs.values(), &[4.0, 5.0]);
+        assert_eq!(from_b.influence.values(), &[-3.0, -3.0]);
+        assert_eq!(from_b.tension.values(), &[5.0, 7.0]);
+        assert_eq!(from_b.tension_product.values(), &[4.0, 10.0]);
+        assert_eq!(from_b.vulnerability.values(), &[2.0, 4.0]);
+        assert_eq!(from_b.directed_vulnerability.values(), &[2.0, 4.0]);
+        for name in Analysis::NAMES {
+            assert!(from_b.by_name(name).is_some(), "{name}");
+        }
+        assert!(from_b.by_name("nope").is_none());
+    }
+
+    #[test]
+    fn update_reuses_buffers() {
+        let a = Layer::from_vec(vec![1.0; 4]);
+        let b = Layer::from_vec(vec![2.0; 4]);
+        let mut maps = Analysis::new(4);
+        let before = maps.influence.values().as_ptr();
+        maps.update(&[&a, &b], 0);
+        maps.update(&[&a, &b], 1);
+        assert_eq!(maps.influence.values(), &[1.0; 4]);
+        assert_eq!(maps.influence.values().as_ptr(), before);
+    }
+}

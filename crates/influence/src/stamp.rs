@@ -1,0 +1,406 @@
+//! Stamping: writing sources into a grid layer.
+//!
+//! Each source covers the cells within its radius; each covered, walkable cell combines the
+//! source's value with what it holds, per the source's [`Mode`]. Blocked cells never receive
+//! influence. Distances run from the source's position to cell centres.
+//!
+//! Repeated (curve, radius, metric) triples reuse a precomputed kernel — the stamps or
+//! templates of modular tactical influence maps — when the source sits at a cell centre.
+//! Kernels are built by the same row function as direct evaluation, so both give
+//! bit-identical results; `tests::templates_equal_direct_evaluation` checks it.
+
+use std::collections::HashMap;
+
+use crate::falloff::{Falloff, FalloffKey};
+use crate::layer::Layer;
+use crate::paths::PathScratch;
+use crate::source::{Metric, Mode, Source};
+use crate::space::{Grid, Space};
+
+/// Positions within this fraction of a cell of a cell centre count as the centre, so a
+/// source placed with [`Grid::cell_center`] uses a kernel despite float rounding.
+pub const CENTRE_SNAP: f32 = 1e-4;
+
+/// The largest kernel half-width (in cells) that is cached; wider sources are evaluated
+/// directly, clipped to the grid.
+const MAX_KERNEL_REACH: isize = 128;
+/// At most this many kernels are cached; further triples are evaluated directly.
+const MAX_KERNELS: usize = 256;
+
+/// Writes sources into layers, keeping kernels and path scratch between calls so that a
+/// per-frame caller allocates only while warming up.
+///
+/// ```
+/// use influence::{Falloff, Grid, Layer, Source, Stamper};
+/// let grid = Grid::new(9, 9)?;
+/// let mut layer = Layer::for_space(&grid);
+/// let mut stamper = Stamper::new();
+/// let unit = Source::new(grid.cell_center(4, 4), 4.0, Falloff::Linear, 4.0)?;
+/// stamper.stamp(&grid, &mut layer, &unit);
+/// assert_eq!(layer[grid.index(4, 4).unwrap()], 4.0);
+/// assert_eq!(layer[grid.index(5, 4).unwrap()], 3.0);
+/// assert_eq!(layer[grid.index(8, 4).unwrap()], 0.0);
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Default)]
+pub struct Stamper {
+    kernels: HashMap<KernelKey, Kernel>,
+    paths: PathScratch,
+    row: Vec<f32>,
+    direct_only: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct KernelKey {
+    falloff: FalloffKey,
+    radius: u32,
+    cell_size: u32,
+    metric: Metric,
+}
+
+/// Factors for a source at a cell centre, row by row over relative offsets.
+#[derive(Debug)]
+struct Kernel {
+    rows: Vec<KernelRow>,
+    factors: Vec<f32>,
+}
+
+#[derive(Debug)]
+struct KernelRow {
+    dy: isize,
+    dx0: isize,
+    start: usize,
+    len: usize,
+}
+
+/// Where a source stands: its cell (possibly outside the grid) and its offset from that
+/// cell's centre, in cells, snapped to 0 within [`CENTRE_SNAP`].
+#[derive(Debug, Clone, Copy)]
+struct Placement {
+    cell: (isize, isize),
+    offset: (f32, f32),
+}
+
+impl Placement {
+    fn of(grid: &Grid, source: &Source) -> Self {
+        let u = grid.to_cell_space(source.position());
+        let (fx, fy) = (u.x.floor(), u.y.floor());
+        let snap = |f: f32| if f.abs() < CENTRE_SNAP { 0.0 } else { f };
+        // Clamped so that far-away sources stay far outside without overflowing offset sums.
+        let far = (1u64 << 40) as f32;
+        let cell = |f: f32| f.clamp(-far, far) as isize;
+        Self { cell: (cell(fx), cell(fy)), offset: (snap(u.x - fx - 0.5), snap(u.y - fy - 0.5)) }
+    }
+
+    fn centred(self) -> bool {
+        self.offset == (0.0, 0.0)
+    }
+}
+
+impl Stamper {
+    /// A stamper that caches kernels.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// A stamper that evaluates every source directly (the reference the kernels are
+    /// tested against; slower for many equal sources).
+    pub fn direct() -> Self {
+        Self { direct_only: true, ..Self::default() }
+    }
+
+    /// Stamps every source into `layer`, in order.
+    pub fn stamp_all<'a>(
+        &mut self,
+        grid: &Grid,
+        layer: &mut Layer,
+        sources: impl IntoIterator<Item = &'a Source>,
+    ) {
+        for source in sources {
+            self.stamp(grid, layer, source);
+        }
+    }
+
+    /// Stamps one source into `layer`.
+    ///
+    /// # Panics
+    /// If `layer` was not made for `grid` (different length).
+    pub fn stamp(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) {
+        assert_eq!(layer.len(), grid.len(), "layer was not made for this grid");
+        let at = Placement::of(grid, source);
+        if matches!(source.falloff(), Falloff::Point) {
+            if let Some(i) = cell_index(grid, at.cell.0, at.cell.1).filter(|&i| grid.is_walkable(i)) {
+                layer[i] = source.mode().apply(layer[i], source.strength());
+            }
+        } else if source.metric() == Metric::Path {
+            self.stamp_path(grid, layer, source, at);
+        } else if let Some(kernel) = self.kernel_for(grid, source, at) {
+            for row in &kernel.rows {
+                let factors = &kernel.factors[row.start..row.start + row.len];
+                apply_row(grid, layer, source, at.cell.1 + row.dy, at.cell.0 + row.dx0, factors);
+            }
+        } else {
+            self.stamp_direct(grid, layer, source, at);
+        }
+    }
+
+    fn stamp_direct(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
+        let reach = reach(grid, source);
+        let (w, h) = (grid.width() as isize, grid.height() as isize);
+        let (cx, cy) = at.cell;
+        let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(w - 1 - cx));
+        for dy in (-reach).max(-cy)..=reach.min(h - 1 - cy) {
+            let dy_cells = dy as f32 - at.offset.1;
+            if let Some(dx0) =
+                footprint_row(source, grid.cell_size(), dx_lo, dx_hi, at.offset.0, dy_cells, &mut self.row)
+            {
+                apply_row(grid, layer, source, cy + dy, cx + dx0, &self.row);
+            }
+        }
+    }
+
+    fn stamp_path(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
+        let Some(start) = cell_index(grid, at.cell.0, at.cell.1) else { return };
+        let values = layer.values_mut();
+        self.paths.sweep(grid, &[(start, 0.0)], source.radius(), |cell, d| {
+            values[cell] = source.mode().apply(values[cell], source.value_at(d));
+        });
+    }
+
+    /// The cached kernel for this source, building it on first use; `None` when the source
+    /// is off-centre, too wide, or the cache is full.
+    fn kernel_for(&mut self, grid: &Grid, source: &Source, at: Placement) -> Option<&Kernel> {
+        let reach = reach(grid, source);
+        if self.direct_only || !at.centred() || reach > MAX_KERNEL_REACH {
+            return None;
+        }
+        let key = KernelKey {
+            falloff: source.falloff().key(),
+            radius: source.radius().to_bits(),
+            cell_size: grid.cell_size().to_bits(),
+            metric: source.metric(),
+        };
+        if !self.kernels.contains_key(&key) && self.kernels.len() >= MAX_KERNELS {
+            return None;
+        }
+        Some(self.kernels.entry(key).or_insert_with(|| {
+            let mut kernel = Kernel { rows: Vec::new(), factors: Vec::new() };
+            let mut row = Vec::new();
+            for dy in -reach..=reach {
+                if let Some(dx0) =
+                    footprint_row(source, grid.cell_size(), -reach, reach, 0.0, dy as f32, &mut row)
+                {
+                    kernel.rows.push(KernelRow { dy, dx0, start: kernel.factors.len(), len: row.len() });
+                    kernel.factors.extend_from_slice(&row);
+                }
+            }
+            kernel
+        }))
+    }
+}
+
+/// Half-width in cells of the square that holds a source's footprint, clamped to the grid.
+fn reach(grid: &Grid, source: &Source) -> isize {
+    let cells = (source.radius() / grid.cell_size()).ceil() + 1.0;
+    let cap = grid.width().max(grid.height()) as f32 + 1.0;
+    cells.min(cap) as isize
+}
+
+fn cell_index(grid: &Grid, x: isize, y: isize) -> Option<usize> {
+    grid.index(usize::try_from(x).ok()?, usize::try_from(y).ok()?)
+}
+
+/// The falloff factors of one row of a footprint, for relative columns `dx_lo..=dx_hi`
+/// measured from the source's cell, with the source `fx` cells right of that cell's centre
+/// and the row `dy_cells` below it. Fills `out` with the contiguous run of columns within
+/// the radius and returns the first one's offset, or `None` if the row misses the radius.
+/// (Every metric here is a convex norm, so the covered columns of a row are contiguous.)
+fn footprint_row(
+    source: &Source,
+    cell_size: f32,
+    dx_lo: isize,
+    dx_hi: isize,
+    fx: f32,
+    dy_cells: f32,
+    out: &mut Vec<f32>,
+) -> Option<isize> {
+    out.clear();
+    let mut first = None;
+    for dx in dx_lo..=dx_hi {
+        let d = source.metric().length(dx as f32 - fx, dy_cells) * cell_size;
+        if d <= source.radius() {
+            first.get_or_insert(dx);
+            out.push(source.falloff().factor(d, source.radius()));
+        } else if first.is_some() {
+            break;
+        }
+    }
+    first
+}
+
+/// Applies `strength · factor` to the walkable cells of row `y` from column `x0` on,
+/// clipping to the grid.
+fn apply_row(grid: &Grid, layer: &mut Layer, source: &Source, y: isize, x0: isize, factors: &[f32]) {
+    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    if y < 0 || y >= h {
+        return;
+    }
+    let skip = (-x0).max(0);
+    let end = (x0 + factors.len() as isize).min(w);
+    if skip as usize >= factors.len() || x0 + skip >= end {
+        return;
+    }
+    let (a, b) = ((y * w + x0 + skip) as usize, (y * w + end) as usize);
+    let factors = &factors[skip as usize..];
+    let cells = layer.values_mut()[a..b].iter_mut().zip(&grid.blocked()[a..b]).zip(factors);
+    let s = source.strength();
+    // One loop per mode so each is a tight, branch-light loop the compiler can vectorise.
+    match source.mode() {
+        Mode::Add => cells.for_each(|((c, &blocked), &k)| {
+            if !blocked {
+                *c += s * k
+            }
+        }),
+        Mode::Set => cells.for_each(|((c, &blocked), &k)| {
+            if !blocked {
+                *c = s * k
+            }
+        }),
+        Mode::Max => cells.for_each(|((c, &blocked), &k)| {
+            if !blocked {
+                *c = c.max(s * k)
+            }
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::falloff::Band;
+    use glam::Vec2;
+
+    fn all_falloffs() -> Vec<Falloff> {
+        vec![
+            Falloff::Linear,
+            Falloff::Exponential { rate: 0.3 },
+            Falloff::Halving { step: 1.0 },
+            Falloff::Polynomial { power: 3.0 },
+            Falloff::Gaussian { sigma: 2.0 },
+            Falloff::Constant,
+            Falloff::Band(Band::ring(1.0, 2.0, 3.0, 5.0).unwrap()),
+            Falloff::custom(|d, r| (r - d).sqrt()),
+        ]
+    }
+
+    #[test]
+    fn templates_equal_direct_evaluation() {
+        let grid = Grid::from_rows(&["..........", "...@......", "...@......", "..........", "......@@.."])
+            .unwrap()
+            .with_cell_size(1.5)
+            .unwrap()
+            .with_origin(Vec2::new(-3.0, 7.0))
+            .unwrap();
+        for falloff in all_falloffs() {
+            for metric in [Metric::Euclidean, Metric::Manhattan, Metric::Octile] {
+                for mode in [Mode::Add, Mode::Set, Mode::Max] {
+                    let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
+                    let (mut a, mut b) =
+                        (Layer::from_vec(vec![0.5; grid.len()]), Layer::from_vec(vec![0.5; grid.len()]));
+                    for (x, y, s) in [(0, 0, 2.0), (4, 2, -1.5), (9, 4, 3.0), (4, 2, 1.0)] {
+                        let src = Source::new(grid.cell_center(x, y), s, falloff.clone(), 4.5)
+                            .unwrap()
+                            .with_metric(metric)
+                            .with_mode(mode);
+                        cached.stamp(&grid, &mut a, &src);
+                        direct.stamp(&grid, &mut b, &src);
+                    }
+                    assert!(!cached.kernels.is_empty());
+                    let same = a.values().iter().zip(b.values()).all(|(p, q)| p.to_bits() == q.to_bits());
+                    assert!(same, "{falloff:?} {metric:?} {mode:?}\n{a:?}\n{b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn linear_euclidean_values_are_the_true_distance() {
+        let grid = Grid::new(7, 7).unwrap();
+        let mut layer = Layer::for_space(&grid);
+        let src = Source::new(Vec2::new(3.5, 3.5), 6.0, Falloff::Linear, 3.0).unwrap();
+        Stamper::new().stamp(&grid, &mut layer, &src);
+        let at = |x, y| layer[grid.index(x, y).unwrap()];
+        assert_eq!(at(3, 3), 6.0);
+        assert!((at(4, 4) - 6.0 * (1.0 - 2f32.sqrt() / 3.0)).abs() < 1e-6);
+        assert_eq!(at(6, 3), 0.0);
+        assert_eq!(at(0, 0), 0.0);
+    }
+
+    #[test]
+    fn off_centre_sources_measure_from_their_position() {
+        let grid = Grid::new(4, 1).unwrap();
+        let mut layer = Layer::for_space(&grid);
+        Stamper::new().stamp(
+            &grid,
+            &mut layer,
+            &Source::new(Vec2::new(1.0, 0.5), 1.0, Falloff::Linear, 2.0).unwrap(),
+        );
+        // Cell centres at 0.5, 1.5, 2.5, 3.5: distances 0.5, 0.5, 1.5, 2.5.
+        assert_eq!(layer.values(), &[0.75, 0.75, 0.25, 0.0]);
+    }
+
+    #[test]
+    fn blocked_cells_never_receive_influence() {
+        let grid = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
+        let mut layer = Layer::for_space(&grid);
+        Stamper::new().stamp(
+            &grid,
+            &mut layer,
+            &Source::new(grid.cell_center(1, 1), 5.0, Falloff::Constant, 3.0).unwrap(),
+        );
+        assert_eq!(layer[4], 0.0);
+        assert_eq!(layer.values().iter().filter(|&&v| v == 5.0).count(), 8);
+    }
+
+    #[test]
+    fn path_metric_does_not_pass_walls() {
+        let grid = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap();
+        let mut path = Layer::for_space(&grid);
+        let mut straight = Layer::for_space(&grid);
+        let src = Source::new(grid.cell_center(1, 1), 1.0, Falloff::Linear, 4.0).unwrap();
+        Stamper::new().stamp(&grid, &mut straight, &src);
+        Stamper::new().stamp(&grid, &mut path, &src.clone().with_metric(Metric::Path));
+        assert!(straight[grid.index(3, 1).unwrap()] > 0.0);
+        assert_eq!(path[grid.index(3, 1).unwrap()], 0.0);
+        assert_eq!(path[grid.index(1, 1).unwrap()], 1.0);
+        assert!((path[grid.index(0, 0).unwrap()] - (1.0 - 2f32.sqrt() / 4.0)).abs() < 1e-6);
+    }
+
+    #[test]
+    fn point_sources_touch_one_cell_and_modes_combine() {
+        let grid = Grid::new(3, 1).unwrap();
+        let mut layer = Layer::from_vec(vec![1.0, 1.0, 1.0]);
+        let mut st = Stamper::new();
+        let p = |x, s, m| Source::new(grid.cell_center(x, 0), s, Falloff::Point, 1.0).unwrap().with_mode(m);
+        st.stamp(&grid, &mut layer, &p(0, 2.0, Mode::Add));
+        st.stamp(&grid, &mut layer, &p(1, -4.0, Mode::Set));
+        st.stamp(&grid, &mut layer, &p(2, 0.5, Mode::Max));
+        assert_eq!(layer.values(), &[3.0, -4.0, 1.0]);
+    }
+
+    #[test]
+    fn sources_off_the_map_and_huge_radii_are_clipped() {
+        let grid = Grid::new(5, 5).unwrap();
+        let mut layer = Layer::for_space(&grid);
+        let mut st = Stamper::new();
+        st.stamp(&grid, &mut layer, &Source::new(Vec2::new(-1.5, 2.5), 1.0, Falloff::Linear, 3.0).unwrap());
+        assert!(layer[grid.index(0, 2).unwrap()] > 0.0 && layer[grid.index(4, 2).unwrap()] == 0.0);
+        st.stamp(
+            &grid,
+            &mut layer,
+            &Source::new(Vec2::new(1e30, -1e30), 1.0, Falloff::Constant, 1e30).unwrap(),
+        );
+        st.stamp(&grid, &mut layer, &Source::new(Vec2::new(2.5, 2.5), 1.0, Falloff::Constant, 1e30).unwrap());
+        assert!(layer.values().iter().all(|v| v.is_finite() && *v >= 1.0));
+    }
+}
