@@ -258,17 +258,17 @@ fn apply_row(grid: &Grid, layer: &mut Layer, source: &Source, y: isize, x0: isiz
     match source.mode() {
         Mode::Add => cells.for_each(|((c, &blocked), &k)| {
             if !blocked {
-                *c += s * k
+                *c += s * k;
             }
         }),
         Mode::Set => cells.for_each(|((c, &blocked), &k)| {
             if !blocked {
-                *c = s * k
+                *c = s * k;
             }
         }),
         Mode::Max => cells.for_each(|((c, &blocked), &k)| {
             if !blocked {
-                *c = c.max(s * k)
+                *c = c.max(s * k);
             }
         }),
     }
