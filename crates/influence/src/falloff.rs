@@ -74,6 +74,26 @@ impl Falloff {
         }
     }
 
+    /// Replaces each distance in `distances` by its factor, exactly as [`Falloff::factor`]
+    /// would; the curve is matched once, outside the loop.
+    pub fn factors_in_place(&self, distances: &mut [f32], radius: f32) {
+        macro_rules! per_cell {
+            () => {
+                distances.iter_mut().for_each(|d| *d = self.factor(*d, radius))
+            };
+        }
+        // One loop per curve: inside an arm the variant is known, so the inlined `factor`
+        // folds to that curve alone and the loop does no per-cell dispatch.
+        match self {
+            Self::Linear => per_cell!(),
+            Self::Exponential { .. } => per_cell!(),
+            Self::Halving { .. } => per_cell!(),
+            Self::Polynomial { .. } => per_cell!(),
+            Self::Gaussian { .. } => per_cell!(),
+            _ => per_cell!(),
+        }
+    }
+
     /// Checks the curve's parameters.
     ///
     /// # Errors

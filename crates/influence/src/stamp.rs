@@ -225,16 +225,19 @@ fn footprint_row(
     out: &mut Vec<f32>,
 ) -> Option<isize> {
     out.clear();
+    let (metric, radius) = (source.metric(), source.radius());
     let mut first = None;
     for dx in dx_lo..=dx_hi {
-        let d = source.metric().length(dx as f32 - fx, dy_cells) * cell_size;
-        if d <= source.radius() {
+        let d = metric.length(dx as f32 - fx, dy_cells) * cell_size;
+        if d <= radius {
             first.get_or_insert(dx);
-            out.push(source.falloff().factor(d, source.radius()));
+            out.push(d);
         } else if first.is_some() {
             break;
         }
     }
+    // Distances first, factors in a second pass: the curve is chosen once per row.
+    source.falloff().factors_in_place(out, radius);
     first
 }
 
