@@ -41,6 +41,7 @@
 
 pub mod error;
 pub mod layer;
+pub mod render;
 pub mod space;
 
 pub use error::Error;
