@@ -12,6 +12,7 @@
 //! use influence::{render, Grid, Layer};
 //! let grid = Grid::from_rows(&["...#..", "...#.."])?;
 //! let layer = Layer::from_vec(vec![4.0, 2.0, 0.0, 0.0, -1.0, -4.0, 4.0, 2.0, 0.0, 0.0, -1.0, -4.0]);
+//! assert_eq!(render::render_text(&grid, &layer, &Default::default())?, "95.#bi\n95.#bi\n");
 //! let image = render::render_rgb(&grid, &layer, &render::RenderOptions { upscale: 4, ..Default::default() })?;
 //! assert_eq!((image.width(), image.height()), (24, 8));
 //! assert_eq!(image.pixel(12, 0), Some(render::OBSTACLE_COLOR));
@@ -20,9 +21,11 @@
 
 mod colormap;
 mod image;
+mod text;
 
 pub use colormap::{diverging, sequential, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
 pub use image::{render_rgb, Marker, RenderOptions, RgbImage, MAX_UPSCALE};
+pub use text::{render_text, TextOptions};
 
 use crate::{Error, Grid, Layer, Space};
 
