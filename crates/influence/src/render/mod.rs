@@ -21,10 +21,14 @@
 
 mod colormap;
 mod image;
+#[cfg(feature = "png")]
+mod png;
 mod text;
 
 pub use colormap::{diverging, sequential, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
 pub use image::{render_rgb, Marker, RenderOptions, RgbImage, MAX_UPSCALE};
+#[cfg(feature = "png")]
+pub use png::{encode_png, write_png};
 pub use text::{render_text, TextOptions};
 
 use crate::{Error, Grid, Layer, Space};
