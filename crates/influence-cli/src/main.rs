@@ -1,1 +1,2 @@
+//! The `influence` command (being written on the cli branch).
 fn main() {}

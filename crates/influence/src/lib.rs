@@ -45,6 +45,7 @@ pub mod falloff;
 pub mod layer;
 pub mod paths;
 pub mod registry;
+pub mod render;
 pub mod source;
 pub mod space;
 pub mod stamp;

@@ -1,0 +1,260 @@
+//! The RGB picture: one colour per cell, blown up by an integer factor, with walls, a
+//! front-line mask and markers drawn over the colour map.
+
+use glam::Vec2;
+
+use super::{prepare, Scale, FRONTLINE_COLOR, OBSTACLE_COLOR};
+use crate::error::finite;
+use crate::{Error, Grid, Layer, MAX_CELLS};
+
+/// The largest [`RenderOptions::upscale`].
+pub const MAX_UPSCALE: u32 = 64;
+
+/// An RGB8 image, row-major, row 0 at the top.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RgbImage {
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+}
+
+impl RgbImage {
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+    /// Three bytes (R, G, B) per pixel, rows top to bottom.
+    pub fn pixels(&self) -> &[u8] {
+        &self.pixels
+    }
+    /// Gives the pixel bytes back.
+    pub fn into_pixels(self) -> Vec<u8> {
+        self.pixels
+    }
+    /// The colour at (x, y), or `None` outside the image.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[u8; 3]> {
+        (x < self.width && y < self.height).then(|| {
+            let i = 3 * (y as usize * self.width as usize + x as usize);
+            [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
+        })
+    }
+
+    /// A filled diamond of `radius` pixels around `centre` with a one-pixel black outline,
+    /// clipped to the image.
+    fn draw_marker(&mut self, centre: Vec2, radius: i64, color: [u8; 3]) {
+        let (w, h) = (i64::from(self.width), i64::from(self.height));
+        let outer = radius + 1;
+        // Clamping just outside the image keeps far-away markers invisible and the sums small.
+        let cx = centre.x.floor().clamp(-outer as f32, (w + outer) as f32) as i64;
+        let cy = centre.y.floor().clamp(-outer as f32, (h + outer) as f32) as i64;
+        for y in (cy - outer).max(0)..(cy + outer + 1).min(h) {
+            for x in (cx - outer).max(0)..(cx + outer + 1).min(w) {
+                let d = (x - cx).abs() + (y - cy).abs();
+                if d <= outer {
+                    let i = 3 * (y * w + x) as usize;
+                    let c = if d < outer { color } else { FRONTLINE_COLOR };
+                    self.pixels[i..i + 3].copy_from_slice(&c);
+                }
+            }
+        }
+    }
+}
+
+/// A point of interest drawn over the map: a unit, an objective, a query's answer.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Marker {
+    /// World position (converted to pixels through the grid's origin and cell size).
+    pub at: Vec2,
+    /// Fill colour; the outline is black.
+    pub color: [u8; 3],
+}
+
+/// What [`render_rgb`] draws.
+///
+/// ```
+/// use influence::render::{Marker, RenderOptions};
+/// let opts = RenderOptions {
+///     upscale: 8,
+///     markers: vec![Marker { at: influence::glam::Vec2::new(3.5, 2.5), color: [0, 200, 0] }],
+///     ..Default::default()
+/// };
+/// assert!(opts.obstacles && opts.scale.is_none());
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderOptions {
+    /// The value-to-colour mapping; `None` picks [`Scale::auto`].
+    pub scale: Option<Scale>,
+    /// Pixels per cell side, `1..=`[`MAX_UPSCALE`]; default 1.
+    pub upscale: u32,
+    /// Draw blocked cells in [`OBSTACLE_COLOR`] (default) instead of their value's colour.
+    pub obstacles: bool,
+    /// One flag per cell; flagged cells are drawn in [`FRONTLINE_COLOR`].
+    pub frontline: Option<Vec<bool>>,
+    /// Diamonds drawn last, about two cells across.
+    pub markers: Vec<Marker>,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        Self { scale: None, upscale: 1, obstacles: true, frontline: None, markers: Vec::new() }
+    }
+}
+
+/// Draws `layer` on `grid`: `upscale × upscale` pixels per cell, then the markers.
+///
+/// ```
+/// use influence::{render::{render_rgb, RenderOptions}, Grid, Layer};
+/// let grid = Grid::new(3, 2)?;
+/// let layer = Layer::from_vec(vec![-1.0, 0.0, 1.0, 0.0, 0.0, 0.0]);
+/// let image = render_rgb(&grid, &layer, &RenderOptions::default())?;
+/// let (blue, white, red) = (image.pixel(0, 0).unwrap(), image.pixel(1, 0).unwrap(), image.pixel(2, 0).unwrap());
+/// assert!(blue[2] > blue[0] && red[0] > red[2] && white == [247, 247, 247]);
+/// # Ok::<(), influence::Error>(())
+/// ```
+///
+/// # Errors
+/// [`Error::BadSize`] if the layer or front-line mask does not have one entry per cell, or the
+/// image would exceed [`MAX_CELLS`] pixels; [`Error::BadNumber`] for an upscale outside
+/// `1..=64`, invalid scale bounds or a marker position that is not finite.
+pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<RgbImage, Error> {
+    let scale = prepare(grid, layer, opts.scale, opts.frontline.as_deref())?;
+    let s = opts.upscale;
+    if !(1..=MAX_UPSCALE).contains(&s) {
+        return Err(Error::BadNumber {
+            what: "upscale",
+            expected: "an integer in 1..=64",
+            value: f64::from(s),
+        });
+    }
+    for m in &opts.markers {
+        finite("marker x", m.at.x)?;
+        finite("marker y", m.at.y)?;
+    }
+    let (w, h) = (grid.width() * s as usize, grid.height() * s as usize);
+    if w.checked_mul(h).is_none_or(|n| n > MAX_CELLS) {
+        return Err(Error::BadSize {
+            width: w,
+            height: h,
+            reason: "the image would have more than 2^28 pixels",
+        });
+    }
+
+    let cell_color = |i: usize| {
+        if opts.obstacles && grid.blocked()[i] {
+            OBSTACLE_COLOR
+        } else if opts.frontline.as_ref().is_some_and(|f| f[i]) {
+            FRONTLINE_COLOR
+        } else {
+            scale.color(layer[i])
+        }
+    };
+    let mut pixels = Vec::with_capacity(3 * w * h);
+    for y in 0..grid.height() {
+        let row_start = pixels.len();
+        for i in y * grid.width()..(y + 1) * grid.width() {
+            let c = cell_color(i);
+            (0..s).for_each(|_| pixels.extend_from_slice(&c));
+        }
+        (1..s).for_each(|_| pixels.extend_from_within(row_start..row_start + 3 * w));
+    }
+
+    // Both sides are at most MAX_CELLS, which fits in u32.
+    let mut image = RgbImage { width: w as u32, height: h as u32, pixels };
+    for m in &opts.markers {
+        image.draw_marker(grid.to_cell_space(m.at) * s as f32, i64::from(s), m.color);
+    }
+    Ok(image)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::{NAN_COLOR, OBSTACLE_COLOR};
+
+    const GREEN: [u8; 3] = [0, 255, 0];
+
+    fn ramp(grid: &Grid) -> Layer {
+        Layer::from_vec((0..grid.width() * grid.height()).map(|i| i as f32).collect())
+    }
+
+    #[test]
+    fn upscaling_multiplies_the_size_and_repeats_cells() {
+        let grid = Grid::from_rows(&["..#", "..."]).unwrap();
+        for s in [1, 2, 5] {
+            let opts = RenderOptions { upscale: s, ..Default::default() };
+            let image = render_rgb(&grid, &ramp(&grid), &opts).unwrap();
+            assert_eq!((image.width(), image.height()), (3 * s, 2 * s));
+            assert_eq!(image.pixels().len(), (18 * s * s) as usize);
+            // Cell (2, 0) is the wall; cell (2, 1) holds the largest value, drawn yellow.
+            assert_eq!(image.pixel(3 * s - 1, s - 1), Some(OBSTACLE_COLOR));
+            assert_eq!(image.pixel(2 * s, s), Some([253, 231, 37]));
+            assert_eq!(image.pixel(3 * s - 1, 2 * s - 1), Some([253, 231, 37]));
+            assert_eq!(image.pixel(3 * s, 0), None);
+        }
+    }
+
+    #[test]
+    fn rejects_bad_upscale_sizes_and_markers() {
+        let grid = Grid::new(4, 4).unwrap();
+        let layer = Layer::for_space(&grid);
+        for upscale in [0, MAX_UPSCALE + 1] {
+            let opts = RenderOptions { upscale, ..Default::default() };
+            assert!(matches!(
+                render_rgb(&grid, &layer, &opts),
+                Err(Error::BadNumber { what: "upscale", .. })
+            ));
+        }
+        let big = Grid::new(4097, 16).unwrap(); // 64× larger on each side: just over 2^28 pixels
+        let opts = RenderOptions { upscale: 64, ..Default::default() };
+        assert!(matches!(render_rgb(&big, &Layer::for_space(&big), &opts), Err(Error::BadSize { .. })));
+        assert!(matches!(render_rgb(&grid, &Layer::zeros(15), &opts), Err(Error::BadSize { .. })));
+        let opts = RenderOptions { frontline: Some(vec![false; 3]), ..Default::default() };
+        assert!(matches!(render_rgb(&grid, &layer, &opts), Err(Error::BadSize { .. })));
+        let opts = RenderOptions {
+            markers: vec![Marker { at: Vec2::new(f32::NAN, 0.0), color: GREEN }],
+            ..Default::default()
+        };
+        assert!(matches!(render_rgb(&grid, &layer, &opts), Err(Error::BadNumber { .. })));
+    }
+
+    #[test]
+    fn markers_are_outlined_diamonds_clipped_at_the_edges() {
+        let grid = Grid::new(4, 3).unwrap().with_cell_size(10.0).unwrap();
+        let layer = Layer::for_space(&grid);
+        let at = |x, y| Marker { at: Vec2::new(x, y), color: GREEN };
+        let opts = RenderOptions {
+            upscale: 2,
+            markers: vec![at(15.0, 15.0), at(0.0, 0.0), at(39.9, 29.9), at(-1e30, 1e30)],
+            ..Default::default()
+        };
+        let image = render_rgb(&grid, &layer, &opts).unwrap();
+        let background = Scale::auto(&layer).color(0.0);
+        // (15, 15) is the centre of cell (1, 1): pixel (3, 3), radius 2, outline at 3.
+        for (x, y, c) in
+            [(3, 3, GREEN), (5, 3, GREEN), (3, 1, GREEN), (6, 3, FRONTLINE_COLOR), (3, 0, FRONTLINE_COLOR)]
+        {
+            assert_eq!(image.pixel(x, y), Some(c), "({x}, {y})");
+        }
+        assert_eq!(image.pixel(1, 5), Some(background)); // |-2| + |2| = 4 > 3: outside
+                                                         // The corner markers are clipped, not wrapped or panicking.
+        assert_eq!(image.pixel(0, 0), Some(GREEN));
+        assert_eq!(image.pixel(7, 5), Some(GREEN));
+        assert_eq!(image.pixel(7, 0), Some(background));
+    }
+
+    #[test]
+    fn overlays_and_nan() {
+        let grid = Grid::from_rows(&["#.."]).unwrap();
+        let layer = Layer::from_vec(vec![1.0, f32::NAN, 2.0]);
+        let opts = RenderOptions { frontline: Some(vec![false, false, true]), ..Default::default() };
+        let image = render_rgb(&grid, &layer, &opts).unwrap();
+        assert_eq!(image.pixels(), [OBSTACLE_COLOR, NAN_COLOR, FRONTLINE_COLOR].concat());
+        let opts = RenderOptions { obstacles: false, ..Default::default() };
+        let image = render_rgb(&grid, &layer, &opts).unwrap();
+        assert_eq!(image.pixel(0, 0), Some(Scale::Sequential { min: 1.0, max: 2.0 }.color(1.0)));
+    }
+}
