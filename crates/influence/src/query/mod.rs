@@ -12,9 +12,11 @@
 
 mod extremes;
 mod sample;
+mod top_n;
 
 pub use extremes::{extreme, extreme_reachable, extreme_within_radius};
 pub use sample::{gradient, steepest_ascent, value_bilinear, value_nearest};
+pub use top_n::top_n;
 
 use crate::{layer::Layer, space::Space};
 
