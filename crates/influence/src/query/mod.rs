@@ -10,11 +10,15 @@
 //! [`Layer`]'s algebra, a mismatch is a programming error. `NaN` values in a layer are
 //! never chosen, and `NaN` query inputs give `None` (or nothing).
 
+mod contour;
 mod extremes;
+mod front;
 mod sample;
 mod top_n;
 
+pub use contour::frontline_length;
 pub use extremes::{extreme, extreme_reachable, extreme_within_radius};
+pub use front::{frontline, frontline_into};
 pub use sample::{gradient, steepest_ascent, value_bilinear, value_nearest};
 pub use top_n::top_n;
 
