@@ -10,12 +10,14 @@
 //! [`Layer`]'s algebra, a mismatch is a programming error. `NaN` values in a layer are
 //! never chosen, and `NaN` query inputs give `None` (or nothing).
 
+mod centroid;
 mod contour;
 mod extremes;
 mod front;
 mod sample;
 mod top_n;
 
+pub use centroid::weighted_centroid;
 pub use contour::frontline_length;
 pub use extremes::{extreme, extreme_reachable, extreme_within_radius};
 pub use front::{frontline, frontline_into};
