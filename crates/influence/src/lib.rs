@@ -44,6 +44,7 @@ pub mod error;
 pub mod falloff;
 pub mod layer;
 pub mod paths;
+pub mod query;
 pub mod registry;
 pub mod render;
 pub mod source;
