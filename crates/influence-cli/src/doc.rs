@@ -1,0 +1,246 @@
+//! A scenario's text as a `toml_edit` document, kept for its spans: key paths such as
+//! `source[2].strength` are turned into line numbers so that every error, whether from TOML
+//! syntax, from serde or from validation, points at the line and key it is about.
+
+use std::fmt;
+use std::ops::Range;
+
+use toml_edit::{ArrayOfTables, Document, Item, Table, Value};
+
+use crate::error::CliError;
+
+/// One step of a key path.
+#[derive(Debug, Clone, PartialEq)]
+enum Seg {
+    Key(String),
+    Index(usize),
+}
+
+/// A path to a key or array element, shown as `source[2].strength`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeyPath(Vec<Seg>);
+
+impl KeyPath {
+    /// A one-key path.
+    pub fn root(key: &str) -> Self {
+        Self::default().key(key)
+    }
+
+    /// This path followed by `key`.
+    #[must_use]
+    pub fn key(&self, key: &str) -> Self {
+        self.with(Seg::Key(key.to_owned()))
+    }
+
+    /// This path followed by array index `i`.
+    #[must_use]
+    pub fn index(&self, i: usize) -> Self {
+        self.with(Seg::Index(i))
+    }
+
+    fn with(&self, seg: Seg) -> Self {
+        let mut segs = self.0.clone();
+        segs.push(seg);
+        Self(segs)
+    }
+}
+
+impl fmt::Display for KeyPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, seg) in self.0.iter().enumerate() {
+            match seg {
+                Seg::Key(k) if n == 0 => write!(f, "{k}")?,
+                Seg::Key(k) => write!(f, ".{k}")?,
+                Seg::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A node of the document that can have children.
+#[derive(Clone, Copy)]
+enum Node<'a> {
+    Table(&'a Table),
+    Tables(&'a ArrayOfTables),
+    Value(&'a Value),
+}
+
+/// A child: its path step, the span of its key (or of the element), and the node itself.
+type Child<'a> = (Seg, Option<Range<usize>>, Option<Node<'a>>);
+
+impl<'a> Node<'a> {
+    fn of(item: &'a Item) -> Option<Self> {
+        match item {
+            Item::Table(t) => Some(Self::Table(t)),
+            Item::ArrayOfTables(a) => Some(Self::Tables(a)),
+            Item::Value(v) => Some(Self::Value(v)),
+            Item::None => None,
+        }
+    }
+
+    fn span(self) -> Option<Range<usize>> {
+        match self {
+            Self::Table(t) => t.span(),
+            Self::Tables(a) => a.span(),
+            Self::Value(v) => v.span(),
+        }
+    }
+
+    fn children(self) -> Vec<Child<'a>> {
+        match self {
+            Self::Table(t) => t
+                .iter()
+                .map(|(k, item)| {
+                    (Seg::Key(k.into()), t.key(k).and_then(toml_edit::Key::span), Self::of(item))
+                })
+                .collect(),
+            Self::Tables(a) => {
+                a.iter().enumerate().map(|(i, t)| (Seg::Index(i), t.span(), Some(Self::Table(t)))).collect()
+            }
+            Self::Value(Value::InlineTable(t)) => t
+                .iter()
+                .map(|(k, v)| {
+                    (Seg::Key(k.into()), t.key(k).and_then(toml_edit::Key::span), Some(Self::Value(v)))
+                })
+                .collect(),
+            Self::Value(Value::Array(a)) => {
+                a.iter().enumerate().map(|(i, v)| (Seg::Index(i), v.span(), Some(Self::Value(v)))).collect()
+            }
+            Self::Value(_) => Vec::new(),
+        }
+    }
+
+    fn child(self, seg: &Seg) -> Option<(Option<Range<usize>>, Option<Node<'a>>)> {
+        self.children().into_iter().find(|(s, ..)| s == seg).map(|(_, span, node)| (span, node))
+    }
+}
+
+/// A parsed scenario file: its name for messages, its text and its spans.
+pub struct Doc {
+    file: String,
+    doc: Document<String>,
+}
+
+impl Doc {
+    /// Parses `text`; a syntax error names the file and line.
+    ///
+    /// # Errors
+    /// [`CliError::Input`] for malformed TOML.
+    pub fn parse(file: &str, text: &str) -> Result<Self, CliError> {
+        match Document::parse(text.to_owned()) {
+            Ok(doc) => Ok(Self { file: file.to_owned(), doc }),
+            Err(e) => {
+                let line = e.span().map(|s| line_at(text, s.start));
+                Err(CliError::input(file, line, None, e.message().trim_end()))
+            }
+        }
+    }
+
+    /// The file's name as shown in messages.
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The text the document was parsed from.
+    pub fn text(&self) -> &str {
+        self.doc.raw()
+    }
+
+    /// An input error at `path`: the line is that of the key, or of the nearest enclosing
+    /// table when the key is missing.
+    pub fn error(&self, path: &KeyPath, message: impl fmt::Display) -> CliError {
+        CliError::input(&self.file, self.line_of(path), Some(path.to_string()), message)
+    }
+
+    /// An error from deserializing this document, placed by its span.
+    pub fn serde_error(&self, e: &toml::de::Error) -> CliError {
+        match e.span().filter(|s| !s.is_empty()) {
+            Some(span) => {
+                let path = self.path_at(span.start).filter(|p| !p.0.is_empty());
+                let line = Some(line_at(self.text(), span.start));
+                CliError::input(&self.file, line, path.map(|p| p.to_string()), e.message())
+            }
+            None => CliError::input(&self.file, None, None, e.message()),
+        }
+    }
+
+    /// The first float that is NaN, infinite or too large for `f32`, and its value.
+    pub fn first_non_finite(&self) -> Option<(KeyPath, f64)> {
+        fn walk(node: Node<'_>, path: &KeyPath) -> Option<(KeyPath, f64)> {
+            if let Node::Value(Value::Float(f)) = node {
+                let v = *f.value();
+                return (!v.is_finite() || v.abs() > f64::from(f32::MAX)).then(|| (path.clone(), v));
+            }
+            node.children().into_iter().find_map(|(seg, _, child)| walk(child?, &path.with(seg)))
+        }
+        walk(Node::of(self.doc.as_item())?, &KeyPath::default())
+    }
+
+    fn line_of(&self, path: &KeyPath) -> Option<usize> {
+        let mut node = Node::of(self.doc.as_item());
+        let mut line = None;
+        for seg in &path.0 {
+            let Some((span, child)) = node.and_then(|n| n.child(seg)) else { break };
+            line =
+                span.or_else(|| child.and_then(Node::span)).map(|s| line_at(self.text(), s.start)).or(line);
+            node = child;
+        }
+        line
+    }
+
+    /// The deepest key or element whose key or value covers byte `offset`.
+    fn path_at(&self, offset: usize) -> Option<KeyPath> {
+        fn find(node: Node<'_>, offset: usize, path: &KeyPath) -> Option<KeyPath> {
+            node.children().into_iter().find_map(|(seg, span, child)| {
+                let path = path.with(seg);
+                let covers = |s: Option<Range<usize>>| s.is_some_and(|s| s.contains(&offset));
+                child
+                    .and_then(|c| find(c, offset, &path))
+                    .or_else(|| (covers(span) || covers(child.and_then(Node::span))).then_some(path))
+            })
+        }
+        find(Node::of(self.doc.as_item())?, offset, &KeyPath::default())
+    }
+}
+
+/// The 1-based line holding byte `offset` of `text`.
+pub fn line_at(text: &str, offset: usize) -> usize {
+    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "a = 1\n\n[[source]]\nx = 2\n\n[[source]]\nat = [1, nan]\nt = { k = 3 }\n";
+
+    #[test]
+    fn paths_find_their_lines() {
+        let doc = Doc::parse("s.toml", TEXT).unwrap();
+        let src = KeyPath::root("source");
+        assert_eq!(doc.line_of(&KeyPath::root("a")), Some(1));
+        assert_eq!(doc.line_of(&src.index(0).key("x")), Some(4));
+        assert_eq!(doc.line_of(&src.index(1)), Some(6));
+        assert_eq!(doc.line_of(&src.index(1).key("missing")), Some(6), "falls back to the table");
+        assert_eq!(doc.line_of(&src.index(1).key("t").key("k")), Some(8));
+        assert_eq!(src.index(1).key("at").index(1).to_string(), "source[1].at[1]");
+    }
+
+    #[test]
+    fn offsets_find_their_paths() {
+        let doc = Doc::parse("s.toml", TEXT).unwrap();
+        let offset = TEXT.find("nan").unwrap();
+        assert_eq!(doc.path_at(offset).unwrap().to_string(), "source[1].at[1]");
+        assert_eq!(doc.path_at(TEXT.find("k =").unwrap()).unwrap().to_string(), "source[1].t.k");
+        let (path, v) = doc.first_non_finite().unwrap();
+        assert_eq!(path.to_string(), "source[1].at[1]");
+        assert!(v.is_nan());
+    }
+
+    #[test]
+    fn syntax_errors_name_the_line() {
+        let err = Doc::parse("s.toml", "a = 1\nb = = 2\n").err().unwrap().to_string();
+        assert!(err.starts_with("s.toml:2: "), "{err}");
+    }
+}

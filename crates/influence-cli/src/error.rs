@@ -1,0 +1,68 @@
+//! The command's error type. Bad input (exit code 2) names the file, the line and the key;
+//! failing to write the output (exit code 1) names the path.
+
+use std::fmt;
+
+use thiserror::Error;
+
+/// Everything that can stop a run.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// Something is wrong in the scenario or in a file it names.
+    #[error("{0}")]
+    Input(Located),
+    /// An output file or folder could not be written.
+    #[error("cannot write {path}: {message}")]
+    Output {
+        /// The path as shown to the user.
+        path: String,
+        /// The operating system's message.
+        message: String,
+    },
+}
+
+impl CliError {
+    /// The process exit code: 2 for bad input, 1 for output failures.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Self::Input(_) => 2,
+            Self::Output { .. } => 1,
+        }
+    }
+
+    /// An input error in `file`, optionally at a line and key.
+    pub fn input(file: &str, line: Option<usize>, key: Option<String>, message: impl fmt::Display) -> Self {
+        Self::Input(Located { file: file.to_owned(), line, key, message: message.to_string() })
+    }
+
+    /// An output error at `path`.
+    pub fn output(path: &std::path::Path, err: &std::io::Error) -> Self {
+        Self::Output { path: path.display().to_string(), message: err.to_string() }
+    }
+}
+
+/// A message pinned to a place: `file:line: key: message`, leaving out what is unknown.
+#[derive(Debug)]
+pub struct Located {
+    /// The file as shown to the user.
+    pub file: String,
+    /// 1-based line, when known.
+    pub line: Option<usize>,
+    /// The key path (`source[2].strength`), when the problem has one.
+    pub key: Option<String>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for Located {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(line) = self.line {
+            write!(f, ":{line}")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, ": {key}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}

@@ -1,0 +1,143 @@
+//! The falloff keys of a `[[source]]` table turned into a library [`Falloff`]: each curve
+//! gets exactly its own parameters, and a missing or bad one is named.
+
+use std::fmt;
+
+use influence::{Band, Falloff};
+use serde::Deserialize;
+
+use crate::doc::{Doc, KeyPath};
+use crate::error::CliError;
+use crate::scenario::{Fixed, SourceSpec};
+
+/// The `falloff` names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FalloffKind {
+    /// `1 − d/r`.
+    Linear,
+    /// `exp(−rate·d)`.
+    Exponential,
+    /// Halves every `step`.
+    Halving,
+    /// `1 − (d/r)^power`.
+    Polynomial,
+    /// `exp(−d²/2σ²)`.
+    Gaussian,
+    /// Full strength within the radius.
+    Constant,
+    /// The source's own cell only.
+    Point,
+    /// Piecewise linear: `points`, the three areas, or a `ring`.
+    Band,
+}
+
+/// The band shorthand for full-strength, accuracy and movement areas, in `Band::areas` order.
+const AREA_KEYS: [&str; 4] = ["full", "accuracy_end", "accuracy", "movement_end"];
+
+impl FalloffKind {
+    /// The parameter keys this curve accepts.
+    fn params(self) -> &'static [&'static str] {
+        match self {
+            Self::Exponential => &["rate"],
+            Self::Halving => &["step"],
+            Self::Polynomial => &["power"],
+            Self::Gaussian => &["sigma"],
+            Self::Band => &["points", "full", "accuracy_end", "accuracy", "movement_end", "ring"],
+            Self::Linear | Self::Constant | Self::Point => &[],
+        }
+    }
+}
+
+impl fmt::Display for FalloffKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format!("{self:?}").to_lowercase())
+    }
+}
+
+/// The curve for `spec` (at `path`), and the radius it implies when none is given: a band's
+/// extent, or one cell for a point.
+///
+/// # Errors
+/// [`CliError::Input`] for a parameter the curve does not take, a missing or bad one.
+pub fn build(
+    spec: &SourceSpec,
+    doc: &Doc,
+    path: &KeyPath,
+    cell_size: f32,
+) -> Result<(Falloff, Option<f32>), CliError> {
+    let kind = spec.falloff;
+    let given = [
+        ("rate", spec.rate.is_some()),
+        ("step", spec.step.is_some()),
+        ("power", spec.power.is_some()),
+        ("sigma", spec.sigma.is_some()),
+        ("points", spec.points.is_some()),
+        ("full", spec.full.is_some()),
+        ("accuracy_end", spec.accuracy_end.is_some()),
+        ("accuracy", spec.accuracy.is_some()),
+        ("movement_end", spec.movement_end.is_some()),
+        ("ring", spec.ring.is_some()),
+    ];
+    if let Some((key, _)) = given.iter().find(|(k, g)| *g && !kind.params().contains(k)) {
+        let takes = match kind.params() {
+            [] => "no parameters".to_owned(),
+            keys => format!("only {}", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
+        };
+        return Err(doc.error(
+            &path.key(key),
+            format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
+        ));
+    }
+    let need = |key: &str, value: Option<f32>| {
+        value.ok_or_else(|| doc.error(&path.key(key), format!("falloff \"{kind}\" needs `{key}`")))
+    };
+    let falloff = match kind {
+        FalloffKind::Linear => Falloff::Linear,
+        FalloffKind::Exponential => Falloff::Exponential { rate: need("rate", spec.rate)? },
+        FalloffKind::Halving => Falloff::Halving { step: spec.step.unwrap_or(cell_size) },
+        FalloffKind::Polynomial => Falloff::Polynomial { power: need("power", spec.power)? },
+        FalloffKind::Gaussian => Falloff::Gaussian { sigma: need("sigma", spec.sigma)? },
+        FalloffKind::Constant => Falloff::Constant,
+        FalloffKind::Point => Falloff::Point,
+        FalloffKind::Band => Falloff::Band(band(spec, doc, path)?),
+    };
+    if let Err(e) = falloff.validate() {
+        return Err(doc.error(&path.key(kind.params().first().unwrap_or(&"falloff")), e));
+    }
+    let extent = match &falloff {
+        Falloff::Band(b) => Some(b.extent()),
+        Falloff::Point => Some(cell_size),
+        _ => None,
+    };
+    Ok((falloff, extent))
+}
+
+/// A band from exactly one of its three forms.
+fn band(spec: &SourceSpec, doc: &Doc, path: &KeyPath) -> Result<Band, CliError> {
+    let areas = [spec.full, spec.accuracy_end, spec.accuracy, spec.movement_end];
+    let forms = [spec.points.is_some(), areas.iter().any(Option::is_some), spec.ring.is_some()];
+    if forms.iter().filter(|f| **f).count() != 1 {
+        return Err(doc.error(
+            &path.key("falloff"),
+            "falloff \"band\" takes exactly one of `points`, the areas (`full`, `accuracy_end`, \
+             `accuracy`, `movement_end`) or `ring`",
+        ));
+    }
+    let at = |key: &str| {
+        let path = path.key(key);
+        move |e: influence::Error| doc.error(&path, e)
+    };
+    if let Some(points) = &spec.points {
+        Band::new(points.iter().map(|Fixed([d, f])| (*d, *f)).collect()).map_err(at("points"))
+    } else if let Some(Fixed([inner_fade, inner, outer, outer_fade])) = spec.ring {
+        Band::ring(inner_fade, inner, outer, outer_fade).map_err(at("ring"))
+    } else {
+        if let Some(i) = areas.iter().position(Option::is_none) {
+            let message = "band areas need all four of `full`, `accuracy_end`, `accuracy`, `movement_end`";
+            return Err(doc.error(&path.key(AREA_KEYS[i]), message));
+        }
+        let [full, accuracy_end, accuracy, movement_end] = areas.map(Option::unwrap_or_default);
+        Band::areas(full, accuracy_end, accuracy, movement_end).map_err(at("full"))
+    }
+}

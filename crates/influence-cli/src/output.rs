@@ -1,0 +1,66 @@
+//! Writing a run to a folder: `<layer>.png` and `<layer>.npy` per requested layer, and
+//! `summary.json`. Every picture the command draws goes through this module.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use influence::render::{self, Marker, RenderOptions};
+
+use crate::error::CliError;
+use crate::npy;
+use crate::run::Run;
+use crate::scenario::LayerName;
+use crate::summary::{self, Summary};
+
+/// Marker colour of the perspective team's sources (drawn where the influence map is red)...
+const MINE: [u8; 3] = [255, 170, 0];
+/// ...and of every other team's (where it is blue).
+const THEIRS: [u8; 3] = [0, 230, 255];
+
+/// Writes every requested layer and the summary into `dir`, creating it; returns the files
+/// written, in order.
+///
+/// # Errors
+/// [`CliError::Output`] naming the file that could not be written.
+pub fn write(run: &Run, summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    fs::create_dir_all(dir).map_err(|e| CliError::output(dir, &e))?;
+    let s = &run.scenario;
+    let grid = &s.grid;
+    let markers: Vec<Marker> = if s.markers {
+        let color = |team| if team == s.perspective { MINE } else { THEIRS };
+        s.sources.iter().map(|(team, source)| Marker { at: source.position(), color: color(*team) }).collect()
+    } else {
+        Vec::new()
+    };
+    let mut written = Vec::new();
+    for (name, layer_name) in &s.layers {
+        let layer = run.layer(*layer_name);
+        let npy_path = dir.join(format!("{name}.npy"));
+        npy::write(&npy_path, grid.width(), grid.height(), layer.values())
+            .map_err(|e| CliError::output(&npy_path, &e))?;
+        let png_path = dir.join(format!("{name}.png"));
+        let options = RenderOptions {
+            upscale: s.upscale,
+            // The influence map shows where its front line runs.
+            frontline: (*layer_name == LayerName::Analysis("influence")).then(|| summary::frontline(run)),
+            markers: markers.clone(),
+            ..RenderOptions::default()
+        };
+        render::render_rgb(grid, &layer, &options)
+            .and_then(|image| render::write_png(&image, &png_path))
+            .map_err(|e| match e {
+                // The library's I/O errors already name the file.
+                influence::Error::Io { path, message } => CliError::Output { path, message },
+                other => {
+                    CliError::Output { path: png_path.display().to_string(), message: other.to_string() }
+                }
+            })?;
+        written.extend([png_path, npy_path]);
+    }
+    let json_path = dir.join("summary.json");
+    let fail = |message: String| CliError::Output { path: json_path.display().to_string(), message };
+    let json = serde_json::to_string_pretty(summary).map_err(|e| fail(e.to_string()))?;
+    fs::write(&json_path, json + "\n").map_err(|e| fail(e.to_string()))?;
+    written.push(json_path);
+    Ok(written)
+}

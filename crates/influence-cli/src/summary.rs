@@ -1,0 +1,169 @@
+//! What a run found, for `summary.json` and the terminal: per team its total and peak
+//! influence and its safest cell, the hottest tension, and the length of the front. Every
+//! map query the command makes goes through this module.
+
+use std::fmt;
+
+use influence::query::{self, Extreme};
+use influence::{Connectivity, Grid, Layer};
+use serde::Serialize;
+
+use crate::run::Run;
+
+/// The contents of `summary.json`.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    /// The scenario file.
+    pub scenario: String,
+    /// The map's size and geometry.
+    pub map: MapInfo,
+    /// The team whose point of view the compound maps take.
+    pub perspective: String,
+    /// Per team, in order of first appearance.
+    pub teams: Vec<TeamInfo>,
+    /// The walkable cell of highest tension (mine + theirs); `None` if nothing is walkable.
+    pub hottest_tension: Option<Spot>,
+    /// Length of the front line (where the perspective's influence changes sign), in world units.
+    pub front_length: f32,
+    /// The layers written, by name (each as `<name>.png` and `<name>.npy`).
+    pub layers: Vec<String>,
+    /// Remarks that are not errors, such as sources outside the map.
+    pub notes: Vec<String>,
+}
+
+/// Map size and geometry.
+#[derive(Debug, Serialize)]
+pub struct MapInfo {
+    /// Width in cells.
+    pub width: usize,
+    /// Height in cells.
+    pub height: usize,
+    /// Side of a cell in world units.
+    pub cell_size: f32,
+    /// World position of the corner of cell (0, 0).
+    pub origin: [f32; 2],
+    /// 4 or 8.
+    pub neighbours: u8,
+    /// Number of walkable cells.
+    pub walkable: usize,
+}
+
+/// One team's figures.
+#[derive(Debug, Serialize)]
+pub struct TeamInfo {
+    /// The team's name.
+    pub name: String,
+    /// How many sources it has.
+    pub sources: usize,
+    /// Sum of its own layer over all cells.
+    pub total: f64,
+    /// The walkable cell where its own layer is highest.
+    pub peak: Option<Spot>,
+    /// The safest walkable cell: where `influence` from this team's perspective (its own
+    /// layer minus every other team's) is highest.
+    pub safest: Option<Spot>,
+}
+
+/// A cell, its centre in world units, and a layer's value there.
+#[derive(Debug, Serialize)]
+pub struct Spot {
+    /// Cell coordinates `[x, y]`.
+    pub cell: [usize; 2],
+    /// World position of the cell's centre.
+    pub world: [f32; 2],
+    /// The value.
+    pub value: f32,
+}
+
+impl Summary {
+    /// Summarises a run.
+    pub fn new(run: &Run) -> Self {
+        let s = &run.scenario;
+        let grid = &s.grid;
+        let teams = s
+            .teams
+            .iter()
+            .enumerate()
+            .map(|(t, name)| TeamInfo {
+                name: name.clone(),
+                sources: s.sources.iter().filter(|(team, _)| *team == t).count(),
+                total: run.teams[t].sum(),
+                peak: highest(grid, &run.teams[t]),
+                safest: highest(grid, &run.analysis_for(t).influence),
+            })
+            .collect();
+        Self {
+            scenario: s.file.clone(),
+            map: MapInfo {
+                width: grid.width(),
+                height: grid.height(),
+                cell_size: grid.cell_size(),
+                origin: grid.origin().to_array(),
+                neighbours: match grid.connectivity() {
+                    Connectivity::Four => 4,
+                    Connectivity::Eight => 8,
+                },
+                walkable: grid.walkable_count(),
+            },
+            perspective: s.teams[s.perspective].clone(),
+            teams,
+            hottest_tension: highest(grid, &run.analysis.tension),
+            front_length: query::frontline_length(grid, &run.analysis.influence),
+            layers: s.layers.iter().map(|(name, _)| name.clone()).collect(),
+            notes: s.notes.clone(),
+        }
+    }
+}
+
+/// The walkable cell holding the largest value, ties to the lower index.
+fn highest(grid: &Grid, layer: &Layer) -> Option<Spot> {
+    query::extreme(grid, layer, Extreme::Highest).map(|(i, value)| {
+        let (x, y) = grid.coords(i);
+        Spot { cell: [x, y], world: grid.cell_center(x, y).to_array(), value }
+    })
+}
+
+/// The front line of the run's influence map: walkable cells where its sign changes.
+pub fn frontline(run: &Run) -> Vec<bool> {
+    query::frontline(&run.scenario.grid, &run.analysis.influence)
+}
+
+/// [`frontline`] as a layer of 0 and 1.
+pub fn frontline_mask(run: &Run) -> Layer {
+    Layer::from_vec(frontline(run).into_iter().map(|f| f32::from(u8::from(f))).collect())
+}
+
+impl fmt::Display for Spot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ([x, y], [wx, wy]) = (self.cell, self.world);
+        write!(f, "{:.3} at cell ({x}, {y}), world ({wx}, {wy})", self.value)
+    }
+}
+
+impl fmt::Display for Summary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let m = &self.map;
+        writeln!(
+            f,
+            "{}: {}×{} cells of {} world units, {} walkable",
+            self.scenario, m.width, m.height, m.cell_size, m.walkable
+        )?;
+        writeln!(f, "perspective: {}", self.perspective)?;
+        let none = || "none (no walkable cell)".to_owned();
+        for t in &self.teams {
+            writeln!(f, "  {} ({} sources): total {:.1}", t.name, t.sources, t.total)?;
+            writeln!(f, "    peak:   {}", t.peak.as_ref().map_or_else(none, ToString::to_string))?;
+            writeln!(f, "    safest: {}", t.safest.as_ref().map_or_else(none, ToString::to_string))?;
+        }
+        writeln!(
+            f,
+            "hottest tension: {}",
+            self.hottest_tension.as_ref().map_or_else(none, ToString::to_string)
+        )?;
+        writeln!(f, "front length: {:.1} world units", self.front_length)?;
+        for note in &self.notes {
+            writeln!(f, "note: {note}")?;
+        }
+        Ok(())
+    }
+}

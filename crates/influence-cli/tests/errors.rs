@@ -1,0 +1,222 @@
+//! Bad input: every class of mistake exits with code 2 and a message naming the file, the
+//! line and the key — never a panic. Each case is a scenario, the line and key the message
+//! must name, and a fragment of the explanation.
+
+mod common;
+
+use std::path::Path;
+
+use common::{influence, summary};
+
+/// A valid scenario; the cases below change one thing in it.
+const BASE: &str = r#"[map]
+width = 8
+height = 4
+
+[[source]]
+team = "red"
+at = [1, 1]
+strength = 5
+falloff = "linear"
+radius = 4
+"#;
+
+/// `BASE` with `from` replaced by `to` (which must occur).
+fn edit(from: &str, to: &str) -> String {
+    assert!(BASE.contains(from), "{from:?}");
+    BASE.replacen(from, to, 1)
+}
+
+/// Renders `text` as `scenario.toml` in `dir`; returns the exit code and standard error.
+fn render_in(dir: &Path, text: &str) -> (Option<i32>, String) {
+    let file = dir.join("scenario.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = influence(&["render", file.to_str().unwrap(), "--out", dir.join("out").to_str().unwrap()]);
+    (out.status.code(), String::from_utf8(out.stderr).unwrap())
+}
+
+/// Asserts that each scenario fails with code 2 and `scenario.toml:<line>: <key>: ...<fragment>...`.
+fn check(cases: &[(&str, usize, &str, &str)]) {
+    for (text, line, key, fragment) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (code, stderr) = render_in(dir.path(), text);
+        assert_eq!(code, Some(2), "{key}: {stderr}");
+        let place = if key.is_empty() {
+            format!("scenario.toml:{line}: ")
+        } else {
+            format!("scenario.toml:{line}: {key}: ")
+        };
+        assert!(stderr.contains(&place), "expected {place:?} in:\n{stderr}");
+        assert!(stderr.contains(fragment), "expected {fragment:?} in:\n{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+}
+
+#[test]
+fn syntax_and_unknown_keys() {
+    check(&[
+        (&edit("strength = 5", "strength = = 5"), 8, "", "expected"),
+        (&format!("colour = \"red\"\n{BASE}"), 1, "colour", "unknown field `colour`"),
+        (&edit("width = 8", "widht = 8"), 2, "map.widht", "unknown field `widht`"),
+        (&edit("strength = 5", "strenght = 5"), 8, "source[0].strenght", "unknown field"),
+        (&format!("{BASE}\n[output]\nlayer = [\"red\"]\n"), 13, "output.layer", "unknown field"),
+        (&edit("strength = 5", "strength = \"strong\""), 8, "source[0].strength", "invalid type"),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"cubic\""),
+            9,
+            "source[0].falloff",
+            "unknown variant `cubic`",
+        ),
+        (&format!("{BASE}distance = \"taxicab\"\n"), 11, "source[0].distance", "unknown variant"),
+        (&format!("{BASE}mode = \"multiply\"\n"), 11, "source[0].mode", "unknown variant"),
+        (&edit("at = [1, 1]", "at = [1, 1, 1]"), 7, "source[0].at", "expected 2 numbers, got 3"),
+    ]);
+}
+
+#[test]
+fn numbers_must_be_finite() {
+    check(&[
+        (&edit("strength = 5", "strength = nan"), 8, "source[0].strength", "finite"),
+        (&edit("at = [1, 1]", "at = [1, -inf]"), 7, "source[0].at[1]", "finite"),
+        (&edit("radius = 4", "radius = 1e39"), 10, "source[0].radius", "finite 32-bit"),
+        (&edit("height = 4", "height = 4\ncell_size = inf"), 4, "map.cell_size", "finite"),
+        (&edit("radius = 4", "radius = 0"), 10, "source[0].radius", "radius must be finite and > 0"),
+        (&edit("height = 4", "height = 4\ncell_size = -1"), 4, "map.cell_size", "> 0"),
+    ]);
+}
+
+#[test]
+fn maps() {
+    let rows = "height = 4\nrows = [\"........\", \"...@...\", \"........\", \"........\"]";
+    let bad_char = "height = 4\nrows = [\"........\", \"...%....\", \"........\", \"........\"]";
+    check(&[
+        (&edit("width = 8", "width = 0"), 2, "map.width", "both sides must be at least 1 cell"),
+        (&edit("width = 8\nheight = 4", "width = 20000\nheight = 20000"), 2, "map.width", "MAX_CELLS"),
+        (&edit("height = 4", rows), 4, "map.rows[1]", "row has 7 cells, but width is 8"),
+        (&edit("height = 4", bad_char), 4, "map.rows[1]", "unknown map character '%'"),
+        (
+            &edit("height = 4", "height = 4\nrows = [\"........\"]"),
+            4,
+            "map.rows",
+            "has 1 rows, but height is 4",
+        ),
+        (&edit("height = 4", "height = 4\nneighbours = 6"), 4, "map.neighbours", "must be 4 or 8"),
+        (&edit("height = 4", ""), 1, "map.height", "needs `height`"),
+        (&edit("width = 8", "file = \"x.map\"\nwidth = 8"), 2, "map.file", "not both"),
+        (&edit("width = 8\nheight = 4", "file = \"missing.map\""), 2, "map.file", "cannot read"),
+    ]);
+}
+
+#[test]
+fn malformed_map_files_name_their_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.map"), "type octile\nheight 3\nwidth 4\nmap\n....\n..\n....\n")
+        .unwrap();
+    let (code, stderr) = render_in(dir.path(), &edit("width = 8\nheight = 4", "file = \"bad.map\""));
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("bad.map:6: row has 2 cells, expected 4"), "{stderr}");
+    assert!(stderr.contains("map.file"), "{stderr}");
+}
+
+#[test]
+fn falloff_parameters() {
+    let gaussian = "falloff = \"gaussian\"";
+    check(&[
+        (&edit("falloff = \"linear\"", gaussian), 5, "source[0].sigma", "falloff \"gaussian\" needs `sigma`"),
+        (
+            &edit("falloff = \"linear\"", &format!("{gaussian}\nsigma = -1")),
+            10,
+            "source[0].sigma",
+            "gaussian sigma",
+        ),
+        (&format!("{BASE}power = 2\n"), 11, "source[0].power", "not a parameter of falloff \"linear\""),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"exponential\"\nrate = -0.5"),
+            10,
+            "source[0].rate",
+            ">= 0",
+        ),
+        (&edit("radius = 4", ""), 5, "source[0].radius", "required for falloff \"linear\""),
+        (&edit("falloff = \"linear\"", "falloff = \"band\""), 9, "source[0].falloff", "exactly one of"),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"band\"\nring = [1, 2, 3, 4]\npoints = [[0, 1]]"),
+            9,
+            "source[0].falloff",
+            "exactly one of",
+        ),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"band\"\nring = [4, 3, 2, 1]"),
+            10,
+            "source[0].ring",
+            "must not decrease",
+        ),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"band\"\nring = [1, 2, 3]"),
+            10,
+            "source[0].ring",
+            "expected 4 numbers",
+        ),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"band\"\nfull = 1\naccuracy = 0.5"),
+            5,
+            "source[0].accuracy_end",
+            "all four",
+        ),
+        (
+            &edit("falloff = \"linear\"", "falloff = \"band\"\npoints = [[2, 1], [1, 0]]"),
+            10,
+            "source[0].points",
+            "must not decrease",
+        ),
+    ]);
+}
+
+#[test]
+fn teams_perspective_and_output() {
+    check(&[
+        (&format!("perspective = \"blue\"\n{BASE}"), 1, "perspective", "no source has team \"blue\""),
+        (&edit("team = \"red\"", "team = \"red team\""), 6, "source[0].team", "letters, digits"),
+        (&edit("team = \"red\"", "team = \"tension\""), 6, "source[0].team", "compound layer"),
+        (
+            &format!("{BASE}\n[output]\nlayers = [\"red\", \"heat\"]\n"),
+            13,
+            "output.layers[1]",
+            "unknown layer \"heat\"",
+        ),
+        (&format!("{BASE}\n[output]\nlayers = [\"red\", \"red\"]\n"), 13, "output.layers[1]", "listed twice"),
+        (&format!("{BASE}\n[output]\nupscale = 0\n"), 13, "output.upscale", "must be 1 to 64"),
+    ]);
+}
+
+#[test]
+fn scenarios_without_sources_or_file_fail_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = render_in(dir.path(), "[map]\nwidth = 3\nheight = 3\n");
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("scenario.toml: no [[source]] tables"), "{stderr}");
+
+    let out = influence(&["render", dir.path().join("nope.toml").to_str().unwrap(), "--out", "x"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope.toml: "));
+}
+
+#[test]
+fn a_source_off_the_map_is_a_note_not_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, stderr) = render_in(dir.path(), &edit("at = [1, 1]", "at = [-3, 1]"));
+    assert_eq!(code, Some(0), "{stderr}");
+    let notes = summary(&dir.path().join("out"))["notes"].clone();
+    assert!(notes[0].as_str().unwrap().contains("source[0] at [-3.0, 1.0] is outside the map"), "{notes}");
+}
+
+#[test]
+fn unwritable_output_exits_with_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let blocker = dir.path().join("file");
+    std::fs::write(&blocker, "").unwrap();
+    let file = dir.path().join("scenario.toml");
+    std::fs::write(&file, BASE).unwrap();
+    let out = influence(&["render", file.to_str().unwrap(), "--out", blocker.join("sub").to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
+}
