@@ -1,10 +1,11 @@
 //! `influence`: renders influence-map scenarios (TOML) to PNG pictures, NumPy `.npy` arrays
-//! and a JSON summary.
-//! `influence render SCENARIO.toml --out DIR` renders one (see `docs/scenario.md`).
+//! and a JSON summary. `influence demo` renders the built-in two-army scenario;
+//! `influence render SCENARIO.toml --out DIR` renders yours (see `docs/scenario.md`).
 //!
 //! Exit codes: 0 on success, 2 for bad input (the message names file, line and key),
 //! 1 when the output cannot be written.
 
+mod demo;
 mod doc;
 mod error;
 mod falloff;
@@ -40,6 +41,12 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
+    /// Render the built-in demo: two armies on a Dragon Age map.
+    Demo {
+        /// The folder to write into (created if missing).
+        #[arg(long, short, default_value = "out/demo")]
+        out: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -55,6 +62,7 @@ fn main() -> ExitCode {
 fn execute(command: Command) -> Result<(), CliError> {
     let (scenario, out) = match command {
         Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
+        Command::Demo { out } => (demo::scenario()?, out),
     };
     let run = run::Run::new(scenario);
     let summary = summary::Summary::new(&run);

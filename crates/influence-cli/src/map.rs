@@ -26,12 +26,14 @@ pub struct MapSpec {
 
 /// Where `map.file` names are read from.
 #[derive(Debug)]
-pub enum MapFiles {
+pub enum MapFiles<'a> {
     /// From disk; relative names resolve against this folder (the scenario's).
     Dir(PathBuf),
+    /// Built into the program: `(name, text)` pairs.
+    Embedded(&'a [(&'a str, &'a str)]),
 }
 
-impl MapFiles {
+impl MapFiles<'_> {
     /// The map's path as shown in messages, and its text.
     fn read(&self, name: &str) -> Result<(String, Cow<'_, str>), String> {
         match self {
@@ -43,6 +45,11 @@ impl MapFiles {
                     Err(e) => Err(format!("cannot read {shown}: {e}")),
                 }
             }
+            Self::Embedded(maps) => maps
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(n, text)| ((*n).to_owned(), Cow::Borrowed(*text)))
+                .ok_or_else(|| format!("no embedded map named {name:?}")),
         }
     }
 }
@@ -52,7 +59,7 @@ impl MapSpec {
     ///
     /// # Errors
     /// [`CliError::Input`] naming the key, or the map file and its line for a malformed map.
-    pub fn grid(&self, doc: &Doc, maps: &MapFiles) -> Result<Grid, CliError> {
+    pub fn grid(&self, doc: &Doc, maps: &MapFiles<'_>) -> Result<Grid, CliError> {
         let key = |k: &str| KeyPath::root("map").key(k);
         let grid = match (&self.file, self.width, self.height) {
             (Some(_), ..) if self.width.is_some() || self.height.is_some() || self.rows.is_some() => {

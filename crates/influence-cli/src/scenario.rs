@@ -139,7 +139,7 @@ pub fn load(path: &Path) -> Result<Scenario, CliError> {
 ///
 /// # Errors
 /// [`CliError::Input`] naming the file, line and key of the first problem.
-pub fn parse(file: &str, text: &str, maps: &MapFiles) -> Result<Scenario, CliError> {
+pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, CliError> {
     let doc = Doc::parse(file, text)?;
     if let Some((path, value)) = doc.first_non_finite() {
         return Err(doc.error(&path, format!("must be a finite 32-bit number, got {value}")));
