@@ -147,3 +147,27 @@ fn npy_files_load_in_numpy_when_available() {
     let printed: f32 = String::from_utf8(result.stdout).unwrap().trim().parse().unwrap();
     assert_eq!(printed, red[4 * 24 + 2]);
 }
+
+#[test]
+fn scenario_docs_examples_are_valid() {
+    let doc = std::fs::read_to_string(repo("docs/scenario.md")).unwrap();
+    let blocks: Vec<&str> = doc.split("```toml\n").skip(1).map(|b| b.split("```").next().unwrap()).collect();
+    assert!(blocks.len() >= 3);
+    let maps = repo("data/maps/");
+    for block in blocks {
+        // Fragments get a map or a source to make them whole; the map path is made absolute.
+        let mut text = block.replace("../data/maps/", &format!("{}/", maps.display()));
+        if !text.contains("[map]") {
+            text = format!("[map]\nwidth = 200\nheight = 300\n{text}");
+        }
+        if !text.contains("[[source]]") {
+            text.push_str("\n[[source]]\nteam = \"red\"\nat = [1, 1]\nstrength = 1\nfalloff = \"point\"\n");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("doc.toml");
+        std::fs::write(&file, &text).unwrap();
+        let out =
+            common::influence(&["render", file.to_str().unwrap(), "--out", dir.path().to_str().unwrap()]);
+        assert!(out.status.success(), "{}\n{text}", String::from_utf8_lossy(&out.stderr));
+    }
+}
