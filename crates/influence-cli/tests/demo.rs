@@ -7,8 +7,7 @@ use std::process::Command;
 
 use common::{influence_ok, read_npy, repo, summary};
 
-const LAYERS: [&str; 7] =
-    ["red", "blue", "influence", "tension", "vulnerability", "directed_vulnerability", "frontline"];
+const LAYERS: [&str; 6] = ["red", "blue", "influence", "tension", "vulnerability", "frontline"];
 
 #[test]
 fn demo_writes_its_files_and_a_readable_summary() {

@@ -10,6 +10,10 @@
 //! | tension (product) | mine × theirs: zero wherever only one side is present |
 //! | vulnerability | tension − \|influence\|: high where strong forces are evenly matched |
 //! | directed vulnerability | tension + influence: conflict where I am the stronger |
+//!
+//! With the additive tension, directed vulnerability is exactly `2 × mine` (the article's
+//! own remark: "this will not differ as much from the influence map"); it differs once a
+//! caller builds it from another tension, e.g. `tension_product + influence`.
 
 use crate::layer::Layer;
 
