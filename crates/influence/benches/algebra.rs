@@ -1,6 +1,6 @@
 //! The compound maps (influence, tension, vulnerability, …) of two 1024 × 1024 team layers:
-//! `Analysis::update`, in place, beside a straightforward reference that builds each map
-//! as a fresh vector, in one run.
+//! `Analysis::update`, in place, beside `influence::reference::analysis`, which builds each
+//! map as a fresh vector, in one run.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
@@ -22,25 +22,6 @@ fn layer(seed: u64) -> Layer {
     )
 }
 
-/// Each map allocated anew from the two inputs, element by element with checked indexing.
-fn reference(mine: &[f32], theirs: &[f32]) -> [Vec<f32>; 5] {
-    let mut influence = Vec::new();
-    let mut tension = Vec::new();
-    let mut product = Vec::new();
-    for i in 0..mine.len() {
-        influence.push(mine[i] - theirs[i]);
-        tension.push(mine[i] + theirs[i]);
-        product.push(mine[i] * theirs[i]);
-    }
-    let mut vulnerability = Vec::new();
-    let mut directed = Vec::new();
-    for i in 0..mine.len() {
-        vulnerability.push(tension[i] - influence[i].abs());
-        directed.push(tension[i] + influence[i]);
-    }
-    [influence, tension, product, vulnerability, directed]
-}
-
 fn bench(c: &mut Criterion) {
     let (red, blue) = (layer(1), layer(2));
     let mut group = c.benchmark_group("analysis_1024");
@@ -52,7 +33,9 @@ fn bench(c: &mut Criterion) {
             black_box(maps.vulnerability.values()[7])
         });
     });
-    group.bench_function("reference", |b| b.iter(|| black_box(reference(red.values(), blue.values()))));
+    group.bench_function("reference", |b| {
+        b.iter(|| black_box(influence::reference::analysis(red.values(), blue.values())));
+    });
     group.finish();
 }
 

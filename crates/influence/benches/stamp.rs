@@ -1,6 +1,6 @@
 //! Stamping 1,000 sources of radius 8 into a 1024 × 1024 grid: the cached-kernel stamper,
-//! the same stamper evaluating every source directly, and a straightforward reference
-//! (per cell: bounds-checked 2D indexing, distance and falloff recomputed), in one run.
+//! the same stamper evaluating every source directly, and `influence::reference::stamp`
+//! (per cell: bounds-checked indexing, distance and falloff recomputed), in one run.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
@@ -20,24 +20,6 @@ fn sources(grid: &Grid, n: usize) -> Vec<Source> {
             Source::new(grid.cell_center(x, y), 1.0 + (s % 7) as f32, Falloff::Linear, RADIUS).unwrap()
         })
         .collect()
-}
-
-/// The straightforward way: a `Vec<Vec<f32>>` map, every cell of each source's bounding
-/// box visited with checked indexing and its distance and falloff computed from scratch.
-fn reference(map: &mut [Vec<f32>], blocked: &[Vec<bool>], sources: &[Source]) {
-    for s in sources {
-        let p = s.position();
-        let (x0, x1) = ((p.x - s.radius()).floor().max(0.0) as usize, (p.x + s.radius()).ceil() as usize);
-        let (y0, y1) = ((p.y - s.radius()).floor().max(0.0) as usize, (p.y + s.radius()).ceil() as usize);
-        for y in y0..=y1.min(SIZE - 1) {
-            for x in x0..=x1.min(SIZE - 1) {
-                let d = ((x as f32 + 0.5 - p.x).powi(2) + (y as f32 + 0.5 - p.y).powi(2)).sqrt();
-                if d <= s.radius() && !blocked[y][x] {
-                    map[y][x] += s.strength() * s.falloff().factor(d, s.radius());
-                }
-            }
-        }
-    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -62,13 +44,11 @@ fn bench(c: &mut Criterion) {
             black_box(layer.values()[0])
         });
     });
-    let mut map = vec![vec![0.0f32; SIZE]; SIZE];
-    let blocked = vec![vec![false; SIZE]; SIZE];
     group.bench_function(BenchmarkId::new("reference", 1000), |b| {
         b.iter(|| {
-            map.iter_mut().for_each(|row| row.fill(0.0));
-            reference(&mut map, &blocked, &all);
-            black_box(map[0][0])
+            layer.fill(0.0);
+            influence::reference::stamp(&grid, &mut layer, &all);
+            black_box(layer.values()[0])
         });
     });
     group.finish();

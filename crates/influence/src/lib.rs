@@ -45,6 +45,7 @@ pub mod falloff;
 pub mod layer;
 pub mod paths;
 pub mod query;
+pub mod reference;
 pub mod registry;
 pub mod render;
 pub mod source;
