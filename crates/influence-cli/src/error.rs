@@ -11,6 +11,9 @@ pub enum CliError {
     /// Something is wrong in the scenario or in a file it names.
     #[error("{0}")]
     Input(Located),
+    /// A command-line argument is out of range.
+    #[error("{0}")]
+    Usage(String),
     /// An output file or folder could not be written.
     #[error("cannot write {path}: {message}")]
     Output {
@@ -25,7 +28,7 @@ impl CliError {
     /// The process exit code: 2 for bad input, 1 for output failures.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Self::Input(_) => 2,
+            Self::Input(_) | Self::Usage(_) => 2,
             Self::Output { .. } => 1,
         }
     }

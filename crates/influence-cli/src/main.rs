@@ -5,6 +5,7 @@
 //! Exit codes: 0 on success, 2 for bad input (the message names file, line and key),
 //! 1 when the output cannot be written.
 
+mod bench;
 mod demo;
 mod doc;
 mod error;
@@ -41,6 +42,21 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
+    /// Measure each kernel in ns per cell beside a naive reference and a plain copy.
+    Bench {
+        /// Map sides to measure (square maps).
+        #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096")]
+        sizes: Vec<usize>,
+        /// Only these kernels (comma-separated); all by default.
+        #[arg(long, value_delimiter = ',')]
+        kernels: Vec<String>,
+        /// Seconds spent on each measurement (the best run is reported).
+        #[arg(long, default_value_t = 0.3)]
+        seconds: f64,
+        /// Print a JSON array of records instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
     /// Render the built-in demo: two armies on a Dragon Age map.
     Demo {
         /// The folder to write into (created if missing).
@@ -63,11 +79,37 @@ fn execute(command: Command) -> Result<(), CliError> {
     let (scenario, out) = match command {
         Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
         Command::Demo { out } => (demo::scenario()?, out),
+        Command::Bench { sizes, kernels, seconds, json } => {
+            return benchmark(&sizes, &kernels, seconds, json)
+        }
     };
     let run = run::Run::new(scenario);
     let summary = summary::Summary::new(&run);
     let written = output::write(&run, &summary, &out)?;
     print!("{summary}");
     println!("wrote {} files to {}", written.len(), out.display());
+    Ok(())
+}
+
+fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> Result<(), CliError> {
+    let known = bench::kernel_names();
+    if let Some(bad) = kernels.iter().find(|k| !known.contains(&k.as_str())) {
+        return Err(CliError::Usage(format!("unknown kernel {bad:?}; known: {}", known.join(", "))));
+    }
+    if let Some(bad) = sizes.iter().find(|&&s| !(8..=8192).contains(&s)) {
+        return Err(CliError::Usage(format!("size {bad} is outside 8..=8192")));
+    }
+    if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
+        return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
+    }
+    let budget = std::time::Duration::from_secs_f64(seconds);
+    let records = bench::run(sizes, kernels, budget, |r| {
+        if !json {
+            println!("{}", bench::line(r));
+        }
+    });
+    if json {
+        println!("{}", serde_json::to_string_pretty(&records).expect("records serialise"));
+    }
     Ok(())
 }
