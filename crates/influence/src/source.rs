@@ -37,6 +37,47 @@ impl Metric {
     }
 }
 
+impl Metric {
+    /// Half the width, in cells, of the row `dy` cells from the source within `reach` cells:
+    /// `|dx| <= half_width` ⇔ `length(dx, dy) <= reach`, up to rounding. NaN when the row
+    /// is out of reach. (For `Path`, the octile answer.)
+    pub(crate) fn half_width(self, reach: f32, dy: f32) -> f32 {
+        let ay = dy.abs();
+        let k = std::f32::consts::SQRT_2 - 1.0;
+        let w = match self {
+            Self::Euclidean => (reach * reach - ay * ay).sqrt(),
+            Self::Manhattan => reach - ay,
+            // Beyond the diagonal |dx| + k·|dy|, inside it |dy| + k·|dx|.
+            Self::Octile | Self::Path if reach - k * ay >= ay => reach - k * ay,
+            Self::Octile | Self::Path => (reach - ay) / k,
+        };
+        if w >= 0.0 {
+            w
+        } else {
+            f32::NAN
+        }
+    }
+
+    /// Writes the world distance of column `first + k` into `out[k]`, as
+    /// `length((first + k) − fx, dy) · cell_size`: bit-identical to [`Metric::length`] per
+    /// cell, with the metric chosen once so each arm is a loop the compiler can vectorise.
+    pub(crate) fn distances_along_row(self, out: &mut [f32], first: isize, fx: f32, dy: f32, cell_size: f32) {
+        macro_rules! per_cell {
+            ($m:expr) => {
+                for (k, d) in out.iter_mut().enumerate() {
+                    // Through i32: SSE2 converts i32 lanes to f32, not 64-bit integers.
+                    *d = $m.length((first as i32 + k as i32) as f32 - fx, dy) * cell_size;
+                }
+            };
+        }
+        match self {
+            Self::Euclidean => per_cell!(Self::Euclidean),
+            Self::Manhattan => per_cell!(Self::Manhattan),
+            Self::Octile | Self::Path => per_cell!(Self::Octile),
+        }
+    }
+}
+
 /// How a source's value combines with what a cell already holds ("The Core Mechanics of
 /// Influence Mapping": additive vs reference sources).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]

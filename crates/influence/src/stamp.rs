@@ -214,7 +214,11 @@ fn cell_index(grid: &Grid, x: isize, y: isize) -> Option<usize> {
 /// measured from the source's cell, with the source `fx` cells right of that cell's centre
 /// and the row `dy_cells` below it. Fills `out` with the contiguous run of columns within
 /// the radius and returns the first one's offset, or `None` if the row misses the radius.
-/// (Every metric here is a convex norm, so the covered columns of a row are contiguous.)
+///
+/// Every metric here is a convex norm, so the covered columns of a row are contiguous. The
+/// metric's half-width estimates them; distances are computed over the estimate widened by
+/// a column each side in one pass the compiler vectorises, and the ends are trimmed to the
+/// exact test `distance <= radius`, which alone decides membership.
 fn footprint_row(
     source: &Source,
     cell_size: f32,
@@ -226,19 +230,36 @@ fn footprint_row(
 ) -> Option<isize> {
     out.clear();
     let (metric, radius) = (source.metric(), source.radius());
-    let mut first = None;
-    for dx in dx_lo..=dx_hi {
-        let d = metric.length(dx as f32 - fx, dy_cells) * cell_size;
-        if d <= radius {
-            first.get_or_insert(dx);
-            out.push(d);
-        } else if first.is_some() {
-            break;
-        }
+    let half = metric.half_width(radius / cell_size, dy_cells);
+    let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
+    // Truncation instead of floor/ceil (library calls without SSE4.1): a wider margin
+    // absorbs it, and the trim below makes the ends exact.
+    let mut first = bound(fx - half - 2.0).max(dx_lo);
+    let last = bound(fx + half + 2.0).min(dx_hi);
+    if half.is_nan() || first > last {
+        return None;
     }
-    // Distances first, factors in a second pass: the curve is chosen once per row.
+    out.resize((last - first + 1) as usize, 0.0);
+    metric.distances_along_row(out, first, fx, dy_cells, cell_size);
+    let inside = |d: &f32| *d <= radius;
+    let (head, tail) = (out.iter().position(inside)?, out.iter().rposition(inside)?);
+    let ends_inside = tail + 1 == out.len();
+    out.truncate(tail + 1);
+    out.drain(..head);
+    first += head as isize;
+    // Rounding can leave the estimate a column short: extend while the exact test holds.
+    let distance = |dx: isize| metric.length(dx as f32 - fx, dy_cells) * cell_size;
+    while head == 0 && first > dx_lo && distance(first - 1) <= radius {
+        first -= 1;
+        out.insert(0, distance(first));
+    }
+    let mut next = first + out.len() as isize;
+    while ends_inside && next <= dx_hi && distance(next) <= radius {
+        out.push(distance(next));
+        next += 1;
+    }
     source.falloff().factors_in_place(out, radius);
-    first
+    Some(first)
 }
 
 /// Applies `strength · factor` to the walkable cells of row `y` from column `x0` on,
