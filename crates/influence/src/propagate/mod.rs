@@ -5,6 +5,7 @@
 //!   neighbour's value decayed by the distance to it, and moves towards it by `momentum`,
 //!   double-buffered. Written once over any [`Space`](crate::Space), plus a row-wise kernel
 //!   for grids that gives bit-identical results.
+//! * [`SteadyState`]: where the step ends up for fixed sources, in one best-first sweep.
 //!
 //! ## Signs: one non-negative layer per team
 //!
@@ -32,11 +33,14 @@
 //! # Ok::<(), influence::Error>(())
 //! ```
 
+mod best_first;
 mod diffuse;
 mod grid_kernel;
 mod propagator;
 mod seed;
+mod steady;
 
 pub use diffuse::{DecayKind, Diffusion};
 pub use propagator::Propagator;
 pub use seed::{seeds_from_sources, Seed};
+pub use steady::SteadyState;
