@@ -6,6 +6,8 @@
 //!   double-buffered. Written once over any [`Space`](crate::Space), plus a row-wise kernel
 //!   for grids that gives bit-identical results.
 //! * [`SteadyState`]: where the step ends up for fixed sources, in one best-first sweep.
+//! * [`SparsePropagator`]: the same step visiting only influenced cells and their
+//!   neighbours (the optimisation of Tayebi, "Influence Maps in Game AI").
 //!
 //! ## Signs: one non-negative layer per team
 //!
@@ -38,9 +40,11 @@ mod diffuse;
 mod grid_kernel;
 mod propagator;
 mod seed;
+mod sparse;
 mod steady;
 
 pub use diffuse::{DecayKind, Diffusion};
 pub use propagator::Propagator;
 pub use seed::{seeds_from_sources, Seed};
+pub use sparse::SparsePropagator;
 pub use steady::SteadyState;
