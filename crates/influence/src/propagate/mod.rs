@@ -8,6 +8,8 @@
 //! * [`SteadyState`]: where the step ends up for fixed sources, in one best-first sweep.
 //! * [`SparsePropagator`]: the same step visiting only influenced cells and their
 //!   neighbours (the optimisation of Tayebi, "Influence Maps in Game AI").
+//! * [`MemoryLayer`], [`Events`], [`Schedule`]: breadcrumbs and historical maps, dynamic
+//!   and static layers, timed events, and per-layer update rates with time slicing.
 //!
 //! ## Signs: one non-negative layer per team
 //!
@@ -37,14 +39,20 @@
 
 mod best_first;
 mod diffuse;
+mod events;
 mod grid_kernel;
+mod memory;
 mod propagator;
+mod schedule;
 mod seed;
 mod sparse;
 mod steady;
 
 pub use diffuse::{DecayKind, Diffusion};
+pub use events::{Events, Fade, TimedEvent};
+pub use memory::{MemoryLayer, Persistence};
 pub use propagator::Propagator;
+pub use schedule::Schedule;
 pub use seed::{seeds_from_sources, Seed};
 pub use sparse::SparsePropagator;
 pub use steady::SteadyState;
