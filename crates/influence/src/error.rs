@@ -71,6 +71,12 @@ pub enum Error {
         /// The seed's cell.
         index: usize,
     },
+    /// A cell that must be walkable (a flood fill's last-seen cell) is blocked.
+    #[error("cell {index} is blocked")]
+    Blocked {
+        /// The cell's index.
+        index: usize,
+    },
 }
 
 /// Checks that `value` is finite.

@@ -10,6 +10,7 @@
 //!   neighbours (the optimisation of Tayebi, "Influence Maps in Game AI").
 //! * [`MemoryLayer`], [`Events`], [`Schedule`]: breadcrumbs and historical maps, dynamic
 //!   and static layers, timed events, and per-layer update rates with time slicing.
+//! * [`FloodFill`]: the Dishonored 2 chase prediction as Tayebi describes it.
 //!
 //! ## Signs: one non-negative layer per team
 //!
@@ -40,6 +41,7 @@
 mod best_first;
 mod diffuse;
 mod events;
+mod flood;
 mod grid_kernel;
 mod memory;
 mod propagator;
@@ -50,6 +52,7 @@ mod steady;
 
 pub use diffuse::{DecayKind, Diffusion};
 pub use events::{Events, Fade, TimedEvent};
+pub use flood::{Chase, FloodFill, Prediction, Stop};
 pub use memory::{MemoryLayer, Persistence};
 pub use propagator::Propagator;
 pub use schedule::Schedule;
