@@ -56,9 +56,9 @@ pub struct Diffusion {
 
 impl Diffusion {
     /// Values smaller than this in magnitude become exactly 0 unless told otherwise. Far
-    /// above the subnormal range (below ~1.2e-38), where arithmetic is many times slower:
-    /// without a cut, exponential tails sink into subnormals and a step took up to 1.9×
-    /// longer in our measurements.
+    /// above the subnormal range (below ~1.2e-38): without a cut, exponential tails sink
+    /// into subnormals, which many CPUs process much more slowly, and the long tail of tiny
+    /// values would keep the whole map active in a [`SparsePropagator`](super::SparsePropagator).
     pub const DEFAULT_THRESHOLD: f32 = 1e-4;
 
     /// Exponential decay of `decay` per world unit, the given momentum, and
