@@ -64,6 +64,19 @@ pub enum Error {
         /// The number of cells.
         len: usize,
     },
+    /// An additive seed on a cell that no reference (`Set`) seed pins: it adds to the
+    /// cell's own diffused value every step, so the steady state has no one-sweep solution.
+    #[error("additive seed at cell {index} has no steady state: pin the cell with a Set seed or use Max")]
+    NoSteadyState {
+        /// The seed's cell.
+        index: usize,
+    },
+    /// A cell that must be walkable (a flood fill's last-seen cell) is blocked.
+    #[error("cell {index} is blocked")]
+    Blocked {
+        /// The cell's index.
+        index: usize,
+    },
 }
 
 /// Checks that `value` is finite.

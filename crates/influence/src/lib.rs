@@ -44,6 +44,7 @@ pub mod error;
 pub mod falloff;
 pub mod layer;
 pub mod paths;
+pub mod propagate;
 pub mod query;
 pub mod reference;
 pub mod registry;
