@@ -1,6 +1,6 @@
 //! The diffusion step on 4- and 8-connected grids at 256² and 1024²: the row-wise kernel,
-//! the generic rule, and a straightforward reference written the way "Influence Maps:
-//! Part 1" writes it (a per-cell loop with bounds checks, then a full copy of the buffer).
+//! the generic rule, and `influence::reference::DiffusionReference`, written the way
+//! "Influence Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy).
 //!
 //! `cargo bench -p influence --bench propagate -- --quick`; criterion reports elements (cells)
 //! per second, and the time per step divided by the cell count is the time per cell.
@@ -8,6 +8,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use influence::propagate::{Diffusion, Propagator, Seed};
+use influence::reference::DiffusionReference;
 use influence::{Connectivity, Grid, Space};
 
 const DECAY: f32 = 0.05;
@@ -37,53 +38,6 @@ fn seeds(grid: &Grid) -> Vec<Seed> {
         .collect()
 }
 
-/// The reference step: per-cell neighbour checks with bounds tests, the article's
-/// `lerp(current, max_neighbour · exp(−decay · dist), momentum)`, then a full copy.
-struct Reference {
-    map: Vec<f32>,
-    buffer: Vec<f32>,
-}
-
-impl Reference {
-    fn step(&mut self, grid: &Grid, d: &Diffusion) {
-        let (w, h) = (grid.width() as isize, grid.height() as isize);
-        let straight = (-(d.decay() * grid.cell_size())).exp();
-        let diagonal = (-(d.decay() * (grid.cell_size() * std::f32::consts::SQRT_2))).exp();
-        let eight = grid.connectivity() == Connectivity::Eight;
-        let free = |x: isize, y: isize| {
-            x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize)
-        };
-        for y in 0..h {
-            for x in 0..w {
-                let i = (y * w + x) as usize;
-                if !free(x, y) {
-                    self.map[i] = 0.0;
-                    continue;
-                }
-                let mut max_influence = 0.0f32;
-                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                    if free(x + dx, y + dy) {
-                        let v = self.buffer[((y + dy) * w + x + dx) as usize] * straight;
-                        max_influence = if v > max_influence { v } else { max_influence };
-                    }
-                }
-                if eight {
-                    for (dx, dy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
-                        if free(x + dx, y) && free(x, y + dy) && free(x + dx, y + dy) {
-                            let v = self.buffer[((y + dy) * w + x + dx) as usize] * diagonal;
-                            max_influence = if v > max_influence { v } else { max_influence };
-                        }
-                    }
-                }
-                let current = self.buffer[i];
-                let v = current + d.momentum() * (max_influence - current);
-                self.map[i] = if v.abs() < d.threshold() { 0.0 } else { v };
-            }
-        }
-        self.buffer.copy_from_slice(&self.map);
-    }
-}
-
 fn bench(c: &mut Criterion) {
     let d = Diffusion::new(DECAY, MOMENTUM).unwrap();
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
@@ -99,7 +53,7 @@ fn bench(c: &mut Criterion) {
             }
             let mut generic = fast.clone();
             let values = fast.values().values().to_vec();
-            let mut reference = Reference { map: values.clone(), buffer: values };
+            let mut reference = DiffusionReference { map: values.clone(), buffer: values };
 
             // The three compute the same map.
             let mut check = fast.clone();

@@ -3,7 +3,8 @@
 //! baselines that benchmarks (`cargo bench`, `influence bench`) measure the real kernels
 //! against in the same run, and oracles for tests. Not for production use.
 
-use crate::{Grid, Layer, Source};
+use crate::propagate::Diffusion;
+use crate::{Connectivity, Grid, Layer, Source};
 
 /// Stamps `sources` (Euclidean distance, additive) the naive way: every cell of each
 /// source's bounding box, distance and falloff computed from scratch, checked indexing.
@@ -46,6 +47,56 @@ pub fn analysis(mine: &[f32], theirs: &[f32]) -> [Vec<f32>; 5] {
     [influence, tension, product, vulnerability, directed]
 }
 
+/// The diffusion step of "Influence Maps: Part 1": per-cell neighbour checks with bounds tests, the article's
+/// `lerp(current, max_neighbour · exp(−decay · dist), momentum)`, then a full copy.
+pub struct DiffusionReference {
+    /// The map being written.
+    pub map: Vec<f32>,
+    /// The previous step's values (read), refreshed by a full copy after each step.
+    pub buffer: Vec<f32>,
+}
+
+impl DiffusionReference {
+    /// One step over `grid`; the result is in `buffer` (and `map`).
+    pub fn step(&mut self, grid: &Grid, d: &Diffusion) {
+        let (w, h) = (grid.width() as isize, grid.height() as isize);
+        let straight = (-(d.decay() * grid.cell_size())).exp();
+        let diagonal = (-(d.decay() * (grid.cell_size() * std::f32::consts::SQRT_2))).exp();
+        let eight = grid.connectivity() == Connectivity::Eight;
+        let free = |x: isize, y: isize| {
+            x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize)
+        };
+        for y in 0..h {
+            for x in 0..w {
+                let i = (y * w + x) as usize;
+                if !free(x, y) {
+                    self.map[i] = 0.0;
+                    continue;
+                }
+                let mut max_influence = 0.0f32;
+                for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                    if free(x + dx, y + dy) {
+                        let v = self.buffer[((y + dy) * w + x + dx) as usize] * straight;
+                        max_influence = if v > max_influence { v } else { max_influence };
+                    }
+                }
+                if eight {
+                    for (dx, dy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                        if free(x + dx, y) && free(x, y + dy) && free(x + dx, y + dy) {
+                            let v = self.buffer[((y + dy) * w + x + dx) as usize] * diagonal;
+                            max_influence = if v > max_influence { v } else { max_influence };
+                        }
+                    }
+                }
+                let current = self.buffer[i];
+                let v = current + d.momentum() * (max_influence - current);
+                self.map[i] = if v.abs() < d.threshold() { 0.0 } else { v };
+            }
+        }
+        self.buffer.copy_from_slice(&self.map);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -63,6 +114,28 @@ mod tests {
         Stamper::new().stamp_all(&grid, &mut fast, &sources);
         for (a, b) in naive.values().iter().zip(fast.values()) {
             assert!((a - b).abs() < 1e-5, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn naive_diffusion_agrees_with_the_propagator_bit_for_bit() {
+        use crate::propagate::{Propagator, Seed};
+        for connectivity in [Connectivity::Four, Connectivity::Eight] {
+            let grid = Grid::from_rows(&["......", ".@@...", "....@.", "......"])
+                .unwrap()
+                .with_connectivity(connectivity);
+            let d = Diffusion::new(0.3, 0.7).unwrap();
+            let mut fast = Propagator::new(&grid, d);
+            let mut naive = DiffusionReference { map: vec![0.0; 24], buffer: vec![0.0; 24] };
+            for _ in 0..12 {
+                fast.write_seeds(&grid, &[Seed::new(0, 5.0)]).unwrap();
+                fast.step_grid(&grid);
+                naive.buffer[0] = 5.0;
+                naive.step(&grid, &d);
+            }
+            let same =
+                fast.values().values().iter().zip(&naive.buffer).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{connectivity:?}");
         }
     }
 
