@@ -1,0 +1,127 @@
+//! Grid-free ("infinite-resolution") influence maps in 2D and 3D, after Mike Lewis,
+//! "Escaping the Grid: Infinite-Resolution Influence Mapping" (Game AI Pro, chapter 29).
+//!
+//! A [`Field`] is a set of [`PointSource`]s; its value anywhere is the sum of their
+//! differentiable falloff [`Curve`]s, so it can be read at any point with no grid, its
+//! gradient is exact, and memory grows with the number of sources, not the area covered.
+//! Everything is written once over [`Point`], implemented by [`Vec2`] ([`Field2`]) and
+//! [`Vec3`] ([`Field3`]: multi-floor buildings without voxels).
+//!
+//! | concern | where |
+//! | --- | --- |
+//! | sources, curves | [`PointSource`], [`Curve`] |
+//! | value, gradient, batches | [`Field::value`], [`Field::value_and_gradient`], [`Field::values`] |
+//! | local maximum / minimum | [`Field::local_max`], [`Field::local_min`] with [`Search`] |
+//!
+//! ```
+//! use influence::field::{Curve, Field2, PointSource, Search};
+//! use influence::glam::Vec2;
+//! let field = Field2::new(vec![
+//!     PointSource::new(Vec2::new(0.0, 0.0), 4.0, 10.0, Curve::Smooth)?,
+//!     PointSource::new(Vec2::new(30.0, 0.0), 2.0, 10.0, Curve::Smooth)?,
+//! ]);
+//! assert_eq!(field.value(Vec2::new(15.0, 0.0)), 0.0); // between the two, out of reach
+//! // Climb from near the weaker source: its peak, never a worse point than the start.
+//! let top = field.local_max(Vec2::new(26.0, 3.0), &Search::default())?;
+//! assert!(top.point.distance(Vec2::new(30.0, 0.0)) < 0.1 && top.value > 1.99);
+//! # Ok::<(), influence::Error>(())
+//! ```
+//!
+//! # The spatial index: an R-tree of bounding boxes
+//!
+//! Queries only visit sources that can reach the query point (§29.5). The article uses a k-d
+//! tree over source positions, queried with the *largest* radius of any source and filtered
+//! afterwards; this module bulk-loads an `rstar` R*-tree of each source's bounding box
+//! instead, so a query finds exactly the boxes holding the point whatever the radii: one
+//! wide source does not make every query search the widest radius. rstar is light
+//! (heapless, num-traits, smallvec), so it is a regular dependency and the field is always
+//! compiled.
+
+mod falloff;
+mod index;
+mod point;
+mod query;
+mod search;
+mod source;
+
+pub use falloff::{Curve, CustomCurve};
+pub use point::Point;
+pub use search::{Extremum, Search};
+pub use source::PointSource;
+
+use glam::{Vec2, Vec3};
+
+use index::SourceIndex;
+
+/// A grid-free influence map: point sources and a spatial index over them.
+///
+/// Build it with [`Field::new`], query it with [`Field::value`] and friends, and change it
+/// in batches with [`Field::update`], which rebuilds the index once.
+#[derive(Debug, Clone)]
+pub struct Field<P: Point> {
+    sources: Vec<PointSource<P>>,
+    index: SourceIndex<P>,
+}
+
+/// A field in the plane.
+pub type Field2 = Field<Vec2>;
+/// A field in space.
+pub type Field3 = Field<Vec3>;
+
+impl<P: Point> Default for Field<P> {
+    fn default() -> Self {
+        Self::new(Vec::new())
+    }
+}
+
+impl<P: Point> Field<P> {
+    /// A field of `sources`, indexed (O(n log n)).
+    pub fn new(sources: Vec<PointSource<P>>) -> Self {
+        Self { index: SourceIndex::build(&sources), sources }
+    }
+
+    /// Edits the sources in one batch (add, remove, move), then rebuilds the index once.
+    ///
+    /// ```
+    /// use influence::field::{Curve, Field2, PointSource};
+    /// use influence::glam::Vec2;
+    /// let mut field = Field2::default();
+    /// field.update(|s| s.push(PointSource::new(Vec2::ZERO, 1.0, 2.0, Curve::Linear).unwrap()));
+    /// assert_eq!(field.value(Vec2::new(1.0, 0.0)), 0.5);
+    /// ```
+    pub fn update(&mut self, edit: impl FnOnce(&mut Vec<PointSource<P>>)) {
+        edit(&mut self.sources);
+        self.index = SourceIndex::build(&self.sources);
+    }
+
+    /// The sources.
+    pub fn sources(&self) -> &[PointSource<P>] {
+        &self.sources
+    }
+
+    /// Gives the sources back.
+    pub fn into_sources(self) -> Vec<PointSource<P>> {
+        self.sources
+    }
+
+    /// Number of sources.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// `true` without sources.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+
+    /// Sum of the sources' strengths, accumulated in `f64`: the "energy" propagation conserves.
+    pub fn total_strength(&self) -> f64 {
+        self.sources.iter().map(|s| f64::from(s.strength())).sum()
+    }
+
+    /// Heap bytes held: the sources' vector (its capacity) plus the index's nodes. Closures
+    /// of custom curves and allocator overhead are not counted.
+    pub fn heap_bytes(&self) -> usize {
+        self.sources.capacity() * std::mem::size_of::<PointSource<P>>() + self.index.heap_bytes()
+    }
+}
