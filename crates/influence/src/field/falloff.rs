@@ -129,6 +129,30 @@ impl Curve {
             _ => Ok(()),
         }
     }
+
+    /// The most the factor can change between two distances `moved` apart, for radius `r`:
+    /// `min(L · moved + J, 1)` with `L` the largest |slope| on `[0, r]` and `J` the jump to 0
+    /// at `r` (0 for curves that reach 0 there). Built-in factors lie in `[0, 1]`, hence the
+    /// cap. `None` when unknown: custom curves and polynomials with `power < 1`.
+    pub(crate) fn change_bound(&self, r: f32, moved: f32) -> Option<f32> {
+        if moved == 0.0 {
+            return Some(0.0);
+        }
+        let (lipschitz, jump) = match *self {
+            Self::Linear => (1.0 / r, 0.0),
+            // |d/dd (1 − t²)²| = 4t(1 − t²)/r peaks at t = 1/√3.
+            Self::Smooth => (8.0 / (3.0 * 3f32.sqrt() * r), 0.0),
+            Self::Polynomial { power } if power >= 1.0 => (power / r, 0.0),
+            // d/σ² · e^(−d²/2σ²) peaks at d = σ, or at r if the cut comes first.
+            Self::Gaussian { sigma } => {
+                let d = sigma.min(r);
+                (d / (sigma * sigma) * (-d * d / (2.0 * sigma * sigma)).exp(), self.value(r, r))
+            }
+            Self::Exponential { rate } => (rate, self.value(r, r)),
+            Self::Polynomial { .. } | Self::Custom(_) => return None,
+        };
+        Some((lipschitz * moved + jump).min(1.0))
+    }
 }
 
 #[cfg(test)]
@@ -157,6 +181,23 @@ mod tests {
                 assert!((numeric - slope).abs() < 2e-3, "{c:?} at {d}: {numeric} vs {slope}");
             }
         }
+    }
+
+    #[test]
+    fn change_bound_holds_on_a_fine_sweep() {
+        let r = 6.0f32;
+        for c in curves() {
+            for moved in [0.05f32, 0.5, 2.0] {
+                let Some(bound) = c.change_bound(r, moved) else { continue };
+                for i in 0..=800 {
+                    let d = i as f32 * 0.01;
+                    let change = (c.value(d, r) - c.value(d + moved, r)).abs();
+                    assert!(change <= bound + 1e-6, "{c:?} d {d} moved {moved}: {change} > {bound}");
+                }
+            }
+        }
+        assert!(curves()[5].change_bound(r, 1.0).is_none());
+        assert_eq!(Curve::Polynomial { power: 0.5 }.change_bound(r, 1.0), None);
     }
 
     #[test]

@@ -61,6 +61,30 @@ impl<P: Point> SourceIndex<P> {
     }
 }
 
+/// Source positions alone, for neighbour searches between sources (simplification).
+#[derive(Debug)]
+pub(crate) struct PositionIndex<P: Point> {
+    tree: RTree<GeomWithData<Array<P>, u32>>,
+}
+
+impl<P: Point> PositionIndex<P> {
+    /// Bulk-loads the positions of `sources`.
+    ///
+    /// # Panics
+    /// With more than `u32::MAX` sources.
+    pub(crate) fn build(sources: &[PointSource<P>]) -> Self {
+        let entries = sources.iter().enumerate().map(|(i, s)| GeomWithData::new(s.position().array(), id(i)));
+        Self { tree: RTree::bulk_load(entries.collect()) }
+    }
+
+    /// Calls `visit(i)` for every source `i` within `distance` of `p`. Allocates nothing.
+    pub(crate) fn for_each_within(&self, p: P, distance: f32, mut visit: impl FnMut(usize)) {
+        for entry in self.tree.locate_within_distance(p.array(), distance * distance) {
+            visit(entry.data as usize);
+        }
+    }
+}
+
 /// A source index as the trees store it.
 fn id(i: usize) -> u32 {
     u32::try_from(i).expect("at most u32::MAX sources")

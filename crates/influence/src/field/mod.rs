@@ -12,6 +12,8 @@
 //! | sources, curves | [`PointSource`], [`Curve`] |
 //! | value, gradient, batches | [`Field::value`], [`Field::value_and_gradient`], [`Field::values`] |
 //! | local maximum / minimum | [`Field::local_max`], [`Field::local_min`] with [`Search`] |
+//! | spreading over time | [`Field::propagate`] with [`Propagation`] and [`Obstacles`] |
+//! | merging clusters | [`Field::simplify`] with [`Simplify`] |
 //!
 //! ```
 //! use influence::field::{Curve, Field2, PointSource, Search};
@@ -36,17 +38,27 @@
 //! wide source does not make every query search the widest radius. rstar is light
 //! (heapless, num-traits, smallvec), so it is a regular dependency and the field is always
 //! compiled.
+//!
+//! Temporal propagation, obstacle-aware splitting and simplification (§29.6–29.7) replace the
+//! sources and rebuild the index once per call, the batched update the article recommends
+//! (§29.11.3).
 
 mod falloff;
 mod index;
+mod obstacles;
 mod point;
+mod propagate;
 mod query;
 mod search;
+mod simplify;
 mod source;
 
 pub use falloff::{Curve, CustomCurve};
+pub use obstacles::{NoObstacles, Obstacles, Polygon};
 pub use point::Point;
+pub use propagate::{Propagated, Propagation};
 pub use search::{Extremum, Search};
+pub use simplify::{Simplified, Simplify};
 pub use source::PointSource;
 
 use glam::{Vec2, Vec3};
@@ -56,7 +68,8 @@ use index::SourceIndex;
 /// A grid-free influence map: point sources and a spatial index over them.
 ///
 /// Build it with [`Field::new`], query it with [`Field::value`] and friends, and change it
-/// in batches with [`Field::update`], which rebuilds the index once.
+/// in batches with [`Field::update`], [`Field::propagate`] and [`Field::simplify`], each of
+/// which rebuilds the index once.
 #[derive(Debug, Clone)]
 pub struct Field<P: Point> {
     sources: Vec<PointSource<P>>,

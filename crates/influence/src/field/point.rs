@@ -104,6 +104,11 @@ pub(crate) fn length<P: Point>(p: P) -> f32 {
     p.dot(p).sqrt()
 }
 
+/// Whether every coordinate of `p` is finite.
+pub(crate) fn is_finite<P: Point>(p: P) -> bool {
+    p.array().as_ref().iter().all(|v| v.is_finite())
+}
+
 /// Checks each coordinate of `p`, naming the bad one with `names[axis]` (x, y, z).
 pub(crate) fn finite_point<P: Point>(names: [&'static str; 3], p: P) -> Result<P, Error> {
     for (&v, name) in p.array().as_ref().iter().zip(names) {

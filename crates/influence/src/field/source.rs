@@ -1,7 +1,7 @@
 //! Point sources: a position, a strength, a radius and a differentiable curve.
 
 use super::falloff::Curve;
-use super::point::{finite_point, Point};
+use super::point::{finite_point, is_finite, Point};
 use crate::error::{finite, positive, Error};
 
 /// One source of a grid-free field: it adds `strength · curve(d, radius)` at distance `d`
@@ -43,6 +43,12 @@ impl<P: Point> PointSource<P> {
             radius: positive("point source radius", radius)?,
             curve,
         })
+    }
+
+    /// The same source elsewhere with another strength, for positions and strengths that
+    /// are finite by construction (children, merged clusters); `None` otherwise.
+    pub(crate) fn moved(&self, position: P, strength: f32) -> Option<Self> {
+        (is_finite(position) && strength.is_finite()).then(|| Self { position, strength, ..self.clone() })
     }
 
     /// Position.
