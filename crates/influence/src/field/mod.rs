@@ -14,6 +14,7 @@
 //! | local maximum / minimum | [`Field::local_max`], [`Field::local_min`] with [`Search`] |
 //! | spreading over time | [`Field::propagate`] with [`Propagation`] and [`Obstacles`] |
 //! | merging clusters | [`Field::simplify`] with [`Simplify`] |
+//! | to and from grids | [`Field::sample_onto`], [`Field::from_sources`] |
 //!
 //! ```
 //! use influence::field::{Curve, Field2, PointSource, Search};
@@ -43,6 +44,7 @@
 //! sources and rebuild the index once per call, the batched update the article recommends
 //! (§29.11.3).
 
+mod bridge;
 mod falloff;
 mod index;
 mod obstacles;
@@ -67,9 +69,9 @@ use index::SourceIndex;
 
 /// A grid-free influence map: point sources and a spatial index over them.
 ///
-/// Build it with [`Field::new`], query it with [`Field::value`] and friends, and change it
-/// in batches with [`Field::update`], [`Field::propagate`] and [`Field::simplify`], each of
-/// which rebuilds the index once.
+/// Build it with [`Field::new`] (or [`Field::from_sources`] from grid sources), query it with
+/// [`Field::value`] and friends, and change it in batches with [`Field::update`],
+/// [`Field::propagate`] and [`Field::simplify`], each of which rebuilds the index once.
 #[derive(Debug, Clone)]
 pub struct Field<P: Point> {
     sources: Vec<PointSource<P>>,
