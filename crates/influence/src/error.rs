@@ -77,6 +77,15 @@ pub enum Error {
         /// The cell's index.
         index: usize,
     },
+    /// A valid value with no counterpart where it was used, e.g. a grid falloff that has no
+    /// differentiable field curve.
+    #[error("{what} is not supported: {reason}")]
+    Unsupported {
+        /// What was given, e.g. "source 3: falloff Band".
+        what: String,
+        /// Why it cannot be used.
+        reason: &'static str,
+    },
 }
 
 /// Checks that `value` is finite.

@@ -42,6 +42,7 @@
 pub mod analysis;
 pub mod error;
 pub mod falloff;
+pub mod field;
 pub mod layer;
 pub mod paths;
 pub mod propagate;

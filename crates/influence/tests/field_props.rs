@@ -1,0 +1,260 @@
+//! Property tests of the grid-free field: index-backed queries equal brute-force sums, the
+//! analytic gradient equals finite differences, searches never end worse than they start,
+//! propagation conserves energy and never places a child in an obstacle, and simplification
+//! stays within its stated error bounds.
+
+use influence::field::{
+    Curve, Field, Field2, Field3, NoObstacles, Obstacles, Point, PointSource, Polygon, Propagation, Search,
+    Simplify,
+};
+use influence::glam::{Vec2, Vec3};
+use influence::Grid;
+use proptest::prelude::*;
+
+/// Curves whose slope is bounded (all built-ins with power ≥ 1), so simplification merges them.
+fn curve() -> impl Strategy<Value = Curve> {
+    prop_oneof![
+        Just(Curve::Linear),
+        Just(Curve::Smooth),
+        (1.0f32..4.0).prop_map(|power| Curve::Polynomial { power }),
+        (0.5f32..5.0).prop_map(|sigma| Curve::Gaussian { sigma }),
+        (0.0f32..1.0).prop_map(|rate| Curve::Exponential { rate }),
+    ]
+}
+
+/// A source somewhere in `[0, 40]²` (and `z` in `[0, 12]`), strength in ±5, radius 1–12.
+fn source<P: Point>(lift: fn(f32, f32, f32) -> P) -> impl Strategy<Value = PointSource<P>> {
+    (0f32..40.0, 0f32..40.0, 0f32..12.0, -5f32..5.0, 1f32..12.0, curve())
+        .prop_map(move |(x, y, z, s, r, c)| PointSource::new(lift(x, y, z), s, r, c).unwrap())
+}
+
+fn v2(x: f32, y: f32, _: f32) -> Vec2 {
+    Vec2::new(x, y)
+}
+fn v3(x: f32, y: f32, z: f32) -> Vec3 {
+    Vec3::new(x, y, z)
+}
+
+fn brute<P: Point>(sources: &[PointSource<P>], p: P) -> (f32, P) {
+    sources
+        .iter()
+        .map(|s| s.value_and_gradient_at(p))
+        .fold((0.0, P::default()), |(v, g), (sv, sg)| (v + sv, g + sg))
+}
+
+fn abs_sum<P: Point>(sources: &[PointSource<P>]) -> f32 {
+    sources.iter().map(|s| s.strength().abs()).sum()
+}
+
+/// The index finds every contributing source: values and gradients equal the brute-force
+/// sums (up to summation order), one point or a batch at a time.
+fn check_index<P: Point>(sources: Vec<PointSource<P>>, points: &[P], dist: fn(P, P) -> f32) {
+    let tol = 1e-5 * (1.0 + abs_sum(&sources));
+    let field = Field::new(sources);
+    let mut batch = vec![0.0; points.len()];
+    field.values(points, &mut batch);
+    let mut gradients = vec![points[0]; points.len()];
+    field.gradients(points, &mut gradients);
+    for (i, &p) in points.iter().enumerate() {
+        let (value, gradient) = brute(field.sources(), p);
+        assert!((field.value(p) - value).abs() <= tol, "value at {p:?}");
+        assert_eq!(batch[i], field.value(p));
+        assert!(dist(field.gradient(p), gradient) <= tol, "gradient at {p:?}");
+        assert_eq!(gradients[i], field.gradient(p));
+    }
+}
+
+/// `[0, 40]²` with walls: random blocked cells of a 10 × 10 grid of 4-unit cells.
+fn walls() -> impl Strategy<Value = Grid> {
+    prop::collection::vec(any::<bool>(), 100).prop_map(|cells| {
+        let mut grid = Grid::new(10, 10).unwrap().with_cell_size(4.0).unwrap();
+        for (i, _) in cells.iter().enumerate().filter(|(i, b)| **b && i % 3 == 0) {
+            grid.set_blocked(i % 10, i / 10, true).unwrap();
+        }
+        grid
+    })
+}
+
+/// Up to three random triangles in `[0, 40]²`.
+fn polygons() -> impl Strategy<Value = Vec<Polygon>> {
+    prop::collection::vec(prop::array::uniform3((0f32..40.0, 0f32..40.0)), 0..4).prop_map(|tris| {
+        tris.into_iter()
+            .filter_map(|t| Polygon::new(t.iter().map(|&(x, y)| Vec2::new(x, y)).collect()).ok())
+            .collect()
+    })
+}
+
+fn propagation() -> impl Strategy<Value = Propagation> {
+    (1usize..10, 0.2f32..3.0, 0f32..=1.0, 0f32..0.3)
+        .prop_map(|(children, spread, decay, threshold)| Propagation { children, spread, decay, threshold })
+}
+
+/// Propagates `steps` times; after each step checks that no source stands in an obstacle
+/// and that children plus expired equal `(1 − decay)` times the strength before, within
+/// `2⁻²² · Σ|strength|` (the module's stated bound is `3 · 2⁻²⁴`).
+fn check_propagation<P: Point, O: Obstacles<P> + ?Sized>(
+    mut field: Field<P>,
+    step: &Propagation,
+    obstacles: &O,
+    steps: usize,
+) {
+    for _ in 0..steps {
+        let (before, scale) = (field.total_strength(), f64::from(abs_sum(field.sources())));
+        let report = field.propagate(step, obstacles).unwrap();
+        let expected = before * (1.0 - f64::from(step.decay));
+        let error = (field.total_strength() + report.expired - expected).abs();
+        assert!(error <= scale * 2f64.powi(-22) + 1e-12, "energy off by {error} (scale {scale})");
+        assert!(field.sources().iter().all(|s| !obstacles.blocks(s.position())), "child in an obstacle");
+        if field.len() > 4000 {
+            break;
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn index_matches_brute_force_2d(
+        sources in prop::collection::vec(source(v2), 0..60),
+        points in prop::collection::vec((-10f32..50.0, -10f32..50.0), 1..40),
+    ) {
+        let points: Vec<Vec2> = points.into_iter().map(|(x, y)| Vec2::new(x, y)).collect();
+        check_index(sources, &points, Vec2::distance);
+    }
+
+    #[test]
+    fn index_matches_brute_force_3d(
+        sources in prop::collection::vec(source(v3), 0..60),
+        points in prop::collection::vec((-10f32..50.0, -10f32..50.0, -5f32..17.0), 1..40),
+    ) {
+        let points: Vec<Vec3> = points.into_iter().map(|(x, y, z)| Vec3::new(x, y, z)).collect();
+        check_index(sources, &points, Vec3::distance);
+    }
+
+    /// Central differences with h = 0.01 at points at least 0.05 from every source's centre
+    /// and rim (where the linear and truncated curves have kinks or steps), within 3·10⁻⁴ of
+    /// the strength of the sources reaching the point (`f32` rounding of the differences is
+    /// about 10⁻⁴ of it; a gradient 1 % off fails).
+    #[test]
+    fn gradient_equals_finite_differences(
+        sources in prop::collection::vec(source(v3), 1..30),
+        points in prop::collection::vec((0f32..40.0, 0f32..40.0, 0f32..12.0), 1..30),
+    ) {
+        let field = Field3::new(sources);
+        let h = 0.01;
+        for (x, y, z) in points {
+            let p = Vec3::new(x, y, z);
+            let near_kink = field.sources().iter().any(|s| {
+                let d = s.position().distance(p);
+                d < 0.05 || (d - s.radius()).abs() < 0.05
+            });
+            if near_kink {
+                continue;
+            }
+            let reaching: f32 =
+                field.sources().iter().filter(|s| s.position().distance(p) <= s.radius()).map(|s| s.strength().abs()).sum();
+            let numeric = Vec3::new(
+                field.value(p + Vec3::X * h) - field.value(p - Vec3::X * h),
+                field.value(p + Vec3::Y * h) - field.value(p - Vec3::Y * h),
+                field.value(p + Vec3::Z * h) - field.value(p - Vec3::Z * h),
+            ) / (2.0 * h);
+            let analytic = field.gradient(p);
+            prop_assert!(numeric.distance(analytic) <= 3e-4 * (1.0 + reaching), "at {p}: numeric {numeric} analytic {analytic}");
+        }
+    }
+
+    #[test]
+    fn searches_never_end_worse_than_they_start(
+        sources in prop::collection::vec(source(v2), 0..40),
+        starts in prop::collection::vec((-5f32..45.0, -5f32..45.0), 1..10),
+        radius in 0.1f32..20.0,
+        step in 0.01f32..8.0,
+        max_steps in 0usize..200,
+    ) {
+        let field = Field2::new(sources);
+        let search = Search { radius, step, min_step: 1e-3, max_steps };
+        for (x, y) in starts {
+            let start = Vec2::new(x, y);
+            let (top, low) = (field.local_max(start, &search).unwrap(), field.local_min(start, &search).unwrap());
+            prop_assert!(top.value >= field.value(start) && low.value <= field.value(start));
+            for found in [top, low] {
+                prop_assert_eq!(found.value, field.value(found.point));
+                prop_assert!(found.point.distance(start) <= radius * (1.0 + 1e-5) + 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn propagation_conserves_energy_in_the_open_2d(
+        sources in prop::collection::vec(source(v2), 0..30),
+        step in propagation(),
+    ) {
+        check_propagation(Field2::new(sources), &step, &NoObstacles, 3);
+    }
+
+    #[test]
+    fn propagation_conserves_energy_in_the_open_3d(
+        sources in prop::collection::vec(source(v3), 0..20),
+        step in propagation(),
+    ) {
+        check_propagation(Field3::new(sources), &step, &NoObstacles, 2);
+    }
+
+    #[test]
+    fn obstacle_aware_splitting_never_places_a_child_in_a_wall(
+        sources in prop::collection::vec(source(v2), 0..30),
+        grid in walls(),
+        step in propagation(),
+    ) {
+        let free = sources.into_iter().filter(|s| !Obstacles::<Vec2>::blocks(&grid, s.position())).collect();
+        check_propagation(Field2::new(free), &step, &grid, 3);
+    }
+
+    #[test]
+    fn obstacle_aware_splitting_never_places_a_child_in_a_polygon(
+        sources in prop::collection::vec(source(v3), 0..20),
+        polys in polygons(),
+        step in propagation(),
+    ) {
+        let free = sources.into_iter().filter(|s| !polys[..].blocks(s.position())).collect();
+        check_propagation(Field3::new(free), &step, &polys[..], 2);
+    }
+
+    /// Clusters of sources around a few centres; values anywhere change by at most the
+    /// reported bound, and the total strength by at most 2⁻²⁴ · Σ|strength|.
+    #[test]
+    fn simplification_stays_within_its_bounds(
+        centres in prop::collection::vec((0f32..40.0, 0f32..40.0, 1f32..10.0, curve()), 1..6),
+        jitter in prop::collection::vec((0usize..6, -1f32..1.0, -1f32..1.0, -3f32..3.0), 1..80),
+        params in (0f32..2.0, 2usize..5).prop_map(|(merge_distance, min_cluster)| Simplify { merge_distance, min_cluster }),
+        points in prop::collection::vec((0usize..6, -12f32..12.0, -12f32..12.0), 1..60),
+    ) {
+        let sources: Vec<_> = jitter
+            .iter()
+            .map(|&(c, dx, dy, s)| {
+                let (x, y, r, curve) = centres[c % centres.len()].clone();
+                PointSource::new(Vec2::new(x + dx, y + dy), s, r, curve).unwrap()
+            })
+            .collect();
+        let before = Field2::new(sources);
+        let mut after = before.clone();
+        let report = after.simplify(&params).unwrap();
+        let scale = abs_sum(before.sources());
+        prop_assert_eq!(after.len() + report.removed, before.len());
+        let drift = (after.total_strength() - before.total_strength()).abs();
+        prop_assert!(drift <= f64::from(scale) * 2f64.powi(-24) * 1.01, "total drifted by {}", drift);
+        prop_assert!(report.value_error_bound <= scale * (1.0 + 1e-5)); // each member at most |s|
+        // Random points near the clusters, and every source before and after, where the
+        // cones' tips make the change largest.
+        let near = points.iter().map(|&(c, dx, dy)| {
+            let (x, y, ..) = centres[c % centres.len()];
+            Vec2::new(x + dx, y + dy)
+        });
+        let tips = before.sources().iter().chain(after.sources()).map(PointSource::position);
+        for p in near.chain(tips) {
+            let change = (after.value(p) - before.value(p)).abs();
+            prop_assert!(change <= report.value_error_bound + 1e-5 * (1.0 + scale), "{change} > {report:?}");
+        }
+    }
+}
