@@ -1,4 +1,4 @@
-//! Best-first sweeps over any [`Space`]: [`BestFirst`] settles cells largest value first
+//! Best-first sweeps over any [`Space`]: a best-first engine settles cells largest value first
 //! (Dijkstra's algorithm for any value that only shrinks along edges), with scratch kept
 //! between calls so a per-frame caller allocates only the first time. Shortest walkable
 //! distances ([`PathScratch`]: path falloff, reachability queries, routes) sweep negated
@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 
 use crate::space::Space;
 
-/// Reusable scratch for [`PathScratch::sweep`]: a [`BestFirst`] sweep over negated
+/// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
 /// distances (negation is exact, so distances come out bit for bit as summed).
 #[derive(Debug, Default, Clone)]
 pub struct PathScratch(BestFirst);
