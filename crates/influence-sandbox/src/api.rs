@@ -1,0 +1,269 @@
+//! The JSON API's request and response types (the scenario-shaped ones — sources, map,
+//! propagation — live in [`crate::spec`]), and the error every handler returns.
+//! `docs/sandbox-api.md` documents each endpoint.
+
+use serde::{Deserialize, Serialize};
+
+use crate::spec::{self, MapSpec, PropagationSpec, SourceSpec};
+
+/// A refused request: the status and a message for the client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// 4xx (or 500 if the server itself failed).
+    pub status: u16,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl ApiError {
+    /// 400: the body or query could not be read.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self { status: 400, message: message.into() }
+    }
+    /// 404: no such thing.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self { status: 404, message: message.into() }
+    }
+    /// 422: well-formed, but a value is out of range or does not fit the scene.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self { status: 422, message: message.into() }
+    }
+}
+
+impl From<String> for ApiError {
+    fn from(message: String) -> Self {
+        Self::invalid(message)
+    }
+}
+
+/// Parses a JSON body; a syntax or type error is a 400 naming the position.
+///
+/// # Errors
+/// [`ApiError`] 400.
+pub fn parse<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("malformed JSON body: {e}")))
+}
+
+/// `POST /api/map`: a bundled map, an uploaded MovingAI text, or a size with optional rows.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapRequest {
+    /// The name of a bundled map (`GET /api/maps`).
+    pub bundled: Option<String>,
+    /// The text of a MovingAI `.map` file.
+    pub movingai: Option<String>,
+    /// A label for the page (e.g. the uploaded file's name).
+    pub name: Option<String>,
+    /// Size in cells, with `height`, when there is no map text.
+    pub width: Option<usize>,
+    /// Size in cells.
+    pub height: Option<usize>,
+    /// `height` strings of `width` characters (`.` walkable, `@` blocked), row 0 first.
+    pub rows: Option<Vec<String>>,
+    /// World units per cell (default 1).
+    pub cell_size: Option<f32>,
+    /// World position of the corner of cell (0, 0) (default `[0, 0]`).
+    pub origin: Option<spec::Fixed<2>>,
+    /// 4 or 8 (default 8).
+    pub neighbours: Option<u8>,
+}
+
+impl MapRequest {
+    /// The `[map]` table this request amounts to, and the MovingAI text it carries (the
+    /// bundled map's or the upload).
+    ///
+    /// # Errors
+    /// 404 for an unknown bundled map, 422 for both a map text and a size.
+    pub fn resolve(&self) -> Result<(MapSpec, Option<&str>, String), ApiError> {
+        let text = match (&self.bundled, &self.movingai) {
+            (Some(_), Some(_)) => return Err(ApiError::invalid("give `bundled` or `movingai`, not both")),
+            (Some(name), None) => Some(
+                crate::maps::by_name(name)
+                    .ok_or_else(|| ApiError::not_found(format!("no bundled map named {name:?}")))?
+                    .text,
+            ),
+            (None, text) => text.as_deref(),
+        };
+        let label = match (&self.name, &self.bundled) {
+            (Some(n), _) | (None, Some(n)) => n.chars().take(64).collect(),
+            _ if text.is_some() => "upload".to_owned(),
+            _ => "blank".to_owned(),
+        };
+        let spec = MapSpec {
+            file: None,
+            width: self.width,
+            height: self.height,
+            cell_size: self.cell_size,
+            origin: self.origin,
+            neighbours: self.neighbours,
+            rows: self.rows.clone(),
+        };
+        Ok((spec, text, label))
+    }
+}
+
+/// `POST /api/walls`: block or open cells.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WallEdit {
+    /// `[x, y]` cells.
+    pub cells: Vec<[u32; 2]>,
+    /// `true` paints walls, `false` erases them.
+    pub blocked: bool,
+}
+
+/// `PUT /api/perspective`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerspectiveRequest {
+    /// A team with sources, or `null` for the first team.
+    pub team: Option<String>,
+}
+
+/// `PUT /api/propagation`: `{"kind": "none"}` (stamping only) or a `[propagation]` table.
+///
+/// # Errors
+/// [`ApiError`] 400 for malformed JSON or a key of the wrong type, 422 for keys beside `"none"`.
+pub fn parse_propagation(body: &[u8]) -> Result<Option<PropagationSpec>, ApiError> {
+    let value: serde_json::Value = parse(body)?;
+    if value.get("kind").and_then(serde_json::Value::as_str) == Some("none") {
+        return match value.as_object().map(serde_json::Map::len) {
+            Some(1) => Ok(None),
+            _ => Err(ApiError::invalid("kind \"none\" takes no other keys")),
+        };
+    }
+    serde_json::from_value(value)
+        .map(Some)
+        .map_err(|e| ApiError::bad_request(format!("malformed propagation: {e}")))
+}
+
+/// `POST /api/step`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StepRequest {
+    /// Steps to add to the step count (default 1, at most 1000 per request).
+    #[serde(default = "one")]
+    pub steps: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
+/// `POST /api/frame`: advance, then send a layer.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameRequest {
+    /// The layer to send.
+    pub layer: String,
+    /// Steps to add first (default 0, at most 1000).
+    #[serde(default)]
+    pub advance: u64,
+}
+
+/// The most steps one request may add.
+pub const MAX_ADVANCE: u64 = 1000;
+
+/// A source as the API shows it: its id and its `[[source]]` table.
+#[derive(Debug, Clone, Serialize)]
+pub struct SourceView<'a> {
+    /// Stable while the source exists.
+    pub id: u32,
+    /// The table.
+    #[serde(flatten)]
+    pub spec: &'a SourceSpec,
+}
+
+/// The map part of `GET /api/scene`.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapView {
+    /// The bundled map's name, the upload's file name, or `blank`.
+    pub name: String,
+    /// Cells across.
+    pub width: usize,
+    /// Cells down.
+    pub height: usize,
+    /// World units per cell.
+    pub cell_size: f32,
+    /// World position of the corner of cell (0, 0).
+    pub origin: [f32; 2],
+    /// 4 or 8.
+    pub neighbours: u8,
+    /// Walkable cells.
+    pub walkable: usize,
+}
+
+/// The step counts of `GET /api/scene`.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Steps {
+    /// Steps asked for: what the export writes (`steps` or `max_steps`).
+    pub target: u64,
+    /// Steps computed so far (a long replay after an edit catches up over several requests).
+    pub done: u64,
+}
+
+/// The chase flood fill's guess.
+#[derive(Debug, Clone, Serialize)]
+pub struct PredictionView {
+    /// The predicted cell.
+    pub cell: [usize; 2],
+    /// Its centre in world units.
+    pub world: [f32; 2],
+    /// The heat-weighted centre (may lie in a wall).
+    pub centroid: [f32; 2],
+    /// Steps the fill took.
+    pub steps: usize,
+    /// Cells still warm.
+    pub warm: usize,
+    /// `max_steps`, `too_many_new` or `front_empty`.
+    pub stop: &'static str,
+}
+
+/// `GET /api/scene`: everything but the walls (those come with each frame).
+#[derive(Debug, Clone, Serialize)]
+pub struct SceneView<'a> {
+    /// Increases with every edit, so clients know when to fetch the scene again.
+    pub version: u64,
+    /// The map.
+    pub map: MapView,
+    /// The sources, in order.
+    pub sources: Vec<SourceView<'a>>,
+    /// Teams in order of first appearance.
+    pub teams: Vec<&'a str>,
+    /// The perspective team (`null` without sources).
+    pub perspective: Option<&'a str>,
+    /// The `[propagation]` table with its step count, or `null`.
+    pub propagation: Option<PropagationSpec>,
+    /// Step counts.
+    pub steps: Steps,
+    /// The layers `/api/layer/{name}` serves.
+    pub layers: Vec<String>,
+    /// The flood fill's guess, under `kind = "flood"`.
+    pub prediction: Option<PredictionView>,
+    /// A problem computing the layers (they are zero meanwhile), or `null`.
+    pub error: Option<String>,
+}
+
+/// `GET /api/cell?x=&y=`: every layer's value at one cell.
+#[derive(Debug, Clone, Serialize)]
+pub struct CellView {
+    /// The cell.
+    pub cell: [usize; 2],
+    /// Its centre in world units.
+    pub world: [f32; 2],
+    /// Whether it is walkable.
+    pub walkable: bool,
+    /// Layer names, as `layers` in the scene.
+    pub layers: Vec<String>,
+    /// Their values at this cell, in the same order.
+    pub values: Vec<f32>,
+}
+
+/// `GET /api/maps`: one bundled map.
+#[derive(Debug, Clone, Serialize)]
+pub struct BundledView {
+    /// The name `/api/map` takes.
+    pub name: &'static str,
+    /// What it is.
+    pub title: &'static str,
+}
