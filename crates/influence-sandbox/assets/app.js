@@ -1,7 +1,7 @@
 // The influence sandbox page. The server computes every layer (docs/sandbox-api.md); this
 // script edits the scene through /api/, fetches the shown layer as a binary frame and draws
 // it with the colour tables of influence::render (/api/colormap). window.sandbox exposes the
-// same functions the controls use, for scripts and the self-test.
+// same functions the controls use, for scripts and tests (tests/browser.rs).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -158,7 +158,8 @@ function countFrame() {
   state.frameCount = (state.frameCount || 0) + 1;
   state.painted.push(now);
   while (state.painted.length && state.painted[0] < now - 1000) state.painted.shift();
-  $("fps").textContent = state.painted.length + " fps";
+  const live = state.playing || (state.frame && state.frame.done < state.frame.target);
+  $("fps").textContent = live ? state.painted.length + " fps" : "";
 }
 
 function tick(now) {
@@ -198,7 +199,7 @@ function setScene(s) {
   state.dirty = true;
   if (state.selected !== null && !s.sources.some((src) => src.id === state.selected)) state.selected = null;
   const m = s.map;
-  $("summary").textContent = `${m.name} · ${m.width}×${m.height} cells of ${m.cell_size} · ` +
+  $("summary").textContent = `${m.name} · ${m.width}×${m.height} cells, cell size ${m.cell_size} · ` +
     `${s.sources.length} source${s.sources.length === 1 ? "" : "s"}` + (s.error ? ` · ${s.error}` : "");
   fillSelect($("layer"), s.layers, state.layer);
   if (!s.layers.includes(state.layer)) state.layer = s.layers.includes("influence") ? "influence" : s.layers[0];
@@ -277,7 +278,7 @@ function panelChanged() {
   showFalloffParams();
   const src = sourceById(state.selected);
   if (!src) {
-    Object.assign(state.defaults, { team: $("team").value });
+    state.defaults = specFromPanel(undefined);
     return;
   }
   const { id, ...base } = src;
@@ -513,23 +514,25 @@ function paintWalls(cells, blocked) {
 
 async function addSource(spec) {
   const r = await edit("POST", "sources", spec);
-  if (r) { state.selected = r.id; showSource(); drawOverlay(); }
   return r ? r.id : null;
 }
 
 function onPointerDown(e) {
   if (!state.scene || e.button > 0) return;
   const c = cellOf(e);
-  $("overlay").setPointerCapture?.(e.pointerId);
+  try { $("overlay").setPointerCapture(e.pointerId); } catch (_) { /* a scripted event has no pointer to capture */ }
   if (state.tool === "select") {
     const src = sourceNear(e);
     state.selected = src ? src.id : null;
     if (src) state.drag = { id: src.id, at: src.at };
     showSource(); drawOverlay();
   } else if (state.tool === "add" && c) {
+    // A new source takes the panel's values and is not selected, so the panel keeps
+    // describing the next one; it can be dragged into place before the button is let go.
     const spec = specFromPanel(centre(...c));
-    addSource(spec).then((id) => { if (id !== null && state.drag && state.drag.pending) state.drag.id = id; });
-    state.drag = { id: null, at: spec.at, pending: true };
+    const drag = { id: null, at: spec.at };
+    state.drag = drag;
+    addSource(spec).then((id) => { drag.id = id; });
   } else if ((state.tool === "wall" || state.tool === "erase") && c) {
     state.drag = { last: c };
     paintWalls(brushCells(c, c), state.tool === "wall");
@@ -602,6 +605,7 @@ function showCell(v) {
 
 function setTool(tool) {
   state.tool = tool;
+  if (tool !== "select" && state.selected !== null) { state.selected = null; showSource(); drawOverlay(); }
   for (const b of $("tools").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
   $("overlay").className = tool === "select" ? "select" : "";
 }
@@ -729,6 +733,8 @@ async function init() {
   $("map-select").value = maps.some((b) => b.name === m) ? m : "";
   requestAnimationFrame(tick);
   await idle();
+  const cell = /^(\d+),(\d+)$/.exec(params.get("cell") || ""); // ?cell=x,y fills the cell panel
+  if (cell) { state.hover = [Number(cell[1]), Number(cell[2])]; hoverCell(state.hover); drawOverlay(); }
 }
 
 window.sandbox = {
@@ -744,8 +750,3 @@ window.sandbox = {
 };
 window.sandbox.ready = init().catch(report);
 
-if (params.has("selftest")) {
-  const s = document.createElement("script");
-  s.src = "/selftest.js";
-  document.body.append(s);
-}

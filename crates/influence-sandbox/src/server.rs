@@ -43,7 +43,6 @@ const POLL: Duration = Duration::from_millis(200);
 const INDEX: &str = include_str!("../assets/index.html");
 const APP: &str = include_str!("../assets/app.js");
 const STYLE: &str = include_str!("../assets/style.css");
-const SELFTEST: &str = include_str!("../assets/selftest.js");
 
 /// What every connection thread shares.
 pub struct Shared {
@@ -224,7 +223,6 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
         let (text, kind) = match request.path.as_str() {
             "/" | "/index.html" => (INDEX, "text/html; charset=utf-8"),
             "/app.js" => (APP, "text/javascript; charset=utf-8"),
-            "/selftest.js" => (SELFTEST, "text/javascript; charset=utf-8"),
             "/style.css" => (STYLE, "text/css; charset=utf-8"),
             _ => return Err(ApiError::not_found(format!("no page {}", request.path))),
         };

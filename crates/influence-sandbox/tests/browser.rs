@@ -1,0 +1,188 @@
+//! End to end in headless Chromium: the page loads a real map, two sources of opposite teams
+//! are placed by clicking it, the tension layer is shown, and what the canvas shows and what
+//! the export says are checked against the library (and the `influence` command when it is
+//! built). Without Chromium the tests print SKIP and pass.
+//!
+//! `cargo test -p influence-sandbox --test browser -- --ignored` also rewrites
+//! `docs/img/sandbox.png` and prints the page's frame rate on an open 256 × 256 map.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use common::cdp::{base64_decode, find_chromium, Chromium};
+use common::{layer, ok, reference};
+use influence::render::{self, RenderOptions};
+use influence_sandbox::{start, ServeConfig};
+use serde_json::json;
+
+fn chromium_or_skip(test: &str) -> Option<PathBuf> {
+    let found = find_chromium();
+    if found.is_none() {
+        println!("SKIP {test}: no Chromium (install Debian's `chromium`, or set INFLUENCE_CHROMIUM)");
+    }
+    found
+}
+
+/// `target/debug/influence` if it has been built.
+fn cli() -> Option<PathBuf> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
+    Some(target.join("debug/influence")).filter(|p| p.is_file())
+}
+
+/// Reads a `.npy` file of little-endian `f32` as `influence render` writes it.
+fn read_npy(path: &Path) -> Vec<f32> {
+    let bytes = std::fs::read(path).unwrap();
+    let header = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    bytes[10 + header..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+#[test]
+fn placing_two_teams_shows_their_tension_and_exports_what_render_computes() {
+    let Some(binary) = chromium_or_skip("browser end-to-end test") else { return };
+    let server = start(ServeConfig::default()).unwrap();
+    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
+    browser.open_sandbox(&server.url()).unwrap();
+    let result = browser.evaluate(include_str!("selftest.js"), Duration::from_secs(120)).unwrap();
+    let out: serde_json::Value = serde_json::from_str(result.as_str().unwrap()).unwrap();
+    assert_eq!(out["ok"], true, "the page script failed: {}", out["error"]);
+    assert_eq!(out["layer"], "tension");
+
+    // The clicks landed on the cells meant, with the panel's team, strength and radius.
+    let export = out["export"].as_str().unwrap();
+    let sources = out["sources"].as_array().unwrap();
+    let placed: Vec<_> = sources.iter().map(|s| (s["team"].as_str().unwrap(), s["at"].clone())).collect();
+    assert_eq!(placed, [("red", json!([100.5, 98.5])), ("blue", json!([190.5, 225.5]))]);
+    assert!(sources.iter().all(|s| s["strength"] == 10.0 && s["radius"] == 40.0), "{sources:?}");
+
+    // The export, rendered by the library as `influence render` does, gives the numbers the
+    // server sent the page...
+    let want = reference::render(export);
+    for name in ["red", "blue", "tension", "influence", "vulnerability", "frontline"] {
+        common::assert_same_bits(name, &layer(server.addr(), name).values, want.layers[name].values());
+    }
+    // ...and the command itself, when built, agrees bit for bit.
+    if let Some(cli) = cli() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("scene.toml");
+        std::fs::write(&file, export).unwrap();
+        let status = std::process::Command::new(&cli)
+            .args(["render", file.to_str().unwrap(), "--out", dir.path().join("out").to_str().unwrap()])
+            .stdout(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success(), "{} render failed on the export", cli.display());
+        for name in ["red", "blue", "tension", "directed_vulnerability", "frontline"] {
+            let got = read_npy(&dir.path().join(format!("out/{name}.npy")));
+            common::assert_same_bits(&format!("influence render: {name}"), &got, want.layers[name].values());
+        }
+    } else {
+        println!("note: target/debug/influence is not built; compared with the library only");
+    }
+
+    // The canvas shows the tension as `influence render` draws it (colour tables sampled at
+    // 1024 points: within 2 of 255 per channel), and exactly the cells that gained tension
+    // changed colour.
+    let (w, h) = (out["width"].as_u64().unwrap() as usize, out["height"].as_u64().unwrap() as usize);
+    assert_eq!((w, h), (want.grid.width(), want.grid.height()));
+    let before = base64_decode(out["before"].as_str().unwrap()).unwrap();
+    let after = base64_decode(out["after"].as_str().unwrap()).unwrap();
+    let image = render::render_rgb(&want.grid, &want.layers["tension"], &RenderOptions::default()).unwrap();
+    let tension = want.layers["tension"].values();
+    let peak = tension.iter().fold(0f32, |a, &b| a.max(b));
+    assert!(peak > 9.0, "tension peak {peak}");
+    let (mut changed, mut warm) = (0, 0);
+    for (i, &t) in tension.iter().enumerate() {
+        let px = |img: &[u8]| [img[3 * i], img[3 * i + 1], img[3 * i + 2]];
+        let (x, y) = (i % w, i / w);
+        let drawn = image.pixel(x as u32, y as u32).unwrap();
+        let close = px(&after).iter().zip(drawn).all(|(a, b)| a.abs_diff(b) <= 2);
+        assert!(close, "cell ({x}, {y}): canvas {:?}, influence render {drawn:?}", px(&after));
+        if t == 0.0 {
+            assert_eq!(px(&before), px(&after), "cell ({x}, {y}) has no tension but changed colour");
+        } else if t >= 0.01 * peak {
+            assert_ne!(px(&before), px(&after), "cell ({x}, {y}) gained tension {t} but kept its colour");
+            warm += 1;
+        }
+        changed += usize::from(px(&before) != px(&after));
+    }
+    assert!(warm > 1000 && changed >= warm, "{warm} warm cells, {changed} changed pixels");
+}
+
+/// Rewrites docs/img/sandbox.png: a diffusion between two armies on den012d.
+#[test]
+#[ignore = "writes docs/img/sandbox.png; run by hand after changing the page"]
+fn screenshot_for_the_docs() {
+    let Some(binary) = chromium_or_skip("screenshot") else { return };
+    let server = start(ServeConfig::default()).unwrap();
+    let a = server.addr();
+    let units = [
+        ("red", [97.5, 50.5], 8.0),
+        ("red", [150.5, 100.5], 6.0),
+        ("red", [42.5, 180.5], 6.0),
+        ("blue", [190.5, 225.5], 8.0),
+        ("blue", [268.5, 190.5], 6.0),
+        ("blue", [120.5, 262.5], 6.0),
+    ];
+    for (team, at, strength) in units {
+        let s = json!({ "team": team, "at": at, "strength": strength, "falloff": "point" });
+        ok(a, "POST", "/api/sources", &s);
+    }
+    let p = json!({ "kind": "diffuse", "decay": 0.003, "momentum": 0.8, "steps": 300 });
+    ok(a, "PUT", "/api/propagation", &p);
+    // Read the values on the front line, in the south-west corridor.
+    let front = layer(a, "frontline");
+    let w = front.width;
+    let cell = (0..front.values.len())
+        .filter(|&i| front.values[i] == 1.0)
+        .min_by_key(|&i| (i % w).abs_diff(40).pow(2) + (i / w).abs_diff(250).pow(2))
+        .expect("a front line");
+    let mut browser = Chromium::launch(&binary, 1400, 860).unwrap();
+    let url = format!("{}?layer=influence&cell={},{}", server.url(), cell % w, cell / w);
+    browser.open_sandbox(&url).unwrap();
+    browser
+        .evaluate(
+            "sandbox.setTool('select'); new Promise((r) => setTimeout(r, 500))",
+            Duration::from_secs(10),
+        )
+        .unwrap();
+    let png = browser.screenshot().unwrap();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/img/sandbox.png");
+    std::fs::write(&path, png).unwrap();
+    println!("wrote {}", path.display());
+}
+
+/// Prints the frames per second the page draws while playing a diffusion on an open
+/// 256 × 256 map with walls, one step per frame.
+#[test]
+#[ignore = "a measurement, not a check: run by hand"]
+fn frame_rate_on_256_by_256() {
+    let Some(binary) = chromium_or_skip("frame rate") else { return };
+    let server = start(ServeConfig::default()).unwrap();
+    let a = server.addr();
+    ok(a, "POST", "/api/map", &json!({ "width": 256, "height": 256 }));
+    let wall: Vec<[u32; 2]> = (20..236).map(|y| [128, y]).collect();
+    ok(a, "POST", "/api/walls", &json!({ "cells": wall, "blocked": true }));
+    for (team, x) in [("red", 40.5), ("blue", 215.5)] {
+        let s = json!({ "team": team, "at": [x, 128.5], "strength": 10, "falloff": "point" });
+        ok(a, "POST", "/api/sources", &s);
+    }
+    ok(
+        a,
+        "PUT",
+        "/api/propagation",
+        &json!({ "kind": "diffuse", "decay": 0.02, "momentum": 0.5, "steps": 1 }),
+    );
+    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
+    browser.open_sandbox(&server.url()).unwrap();
+    for layer in ["influence", "tension"] {
+        let script = format!("sandbox.setLayer('{layer}').then(() => sandbox.bench(5000))");
+        let fps = browser.evaluate(&script, Duration::from_secs(60)).unwrap();
+        println!(
+            "256×256, two teams diffusing, layer {layer}: {:.1} frames per second",
+            fps.as_f64().unwrap()
+        );
+    }
+}
