@@ -177,11 +177,24 @@ fn serve_connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
                     return Ok(());
                 }
             }
-            Err(ReadError::Refuse(response)) => return write_response(&mut writer, &response, true),
+            Err(ReadError::Refuse(response)) => {
+                write_response(&mut writer, &response, true)?;
+                return linger(reader, &writer);
+            }
             Err(ReadError::Closed) => return Ok(()),
             Err(ReadError::Io(e)) => return Err(e),
         }
     }
+}
+
+/// After refusing a request whose rest is still arriving: stop writing, then read and drop
+/// what the client still sends (at most 1 MiB, for at most a second), so that closing does
+/// not reset the connection before the client has read the refusal.
+fn linger(mut reader: BufReader<Deadline>, writer: &TcpStream) -> io::Result<()> {
+    writer.shutdown(std::net::Shutdown::Write)?;
+    reader.get_mut().until = Instant::now() + Duration::from_secs(1);
+    let _ = io::copy(&mut reader.take(1 << 20), &mut io::sink());
+    Ok(())
 }
 
 /// Answers one request, catching a panic as a 500.

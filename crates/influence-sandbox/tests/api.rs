@@ -1,0 +1,457 @@
+//! The JSON API without a browser: a server on 127.0.0.1, port 0, driven with a plain HTTP
+//! client. Edits compute what the library computes for the exported scenario; bad requests
+//! get 4xx with a message and change nothing; the server keeps answering through malformed
+//! input, oversize bodies, too many connections and a burst of concurrent clients.
+
+mod common;
+
+use std::io::Write;
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+use common::{assert_same_bits, get, layer, ok, raw, reference, request, send};
+use influence_sandbox::{start, Handle, ServeConfig};
+use serde_json::{json, Value};
+
+fn server() -> Handle {
+    start(ServeConfig::default()).expect("the sandbox starts on a free port")
+}
+
+/// A small map with walls: a room and a corridor.
+fn small_map(a: SocketAddr) {
+    let rows = [
+        "................................",
+        "..........@@@@@@@@..............",
+        "..........@.....................",
+        "..........@......@@@@@@@@@@.....",
+        "..........@.............@.......",
+        "..........@@@@@@@@......@.......",
+        ".........................@......",
+        "................................",
+        "....@@@@@@@@@@@@@@@@@@..........",
+        "................................",
+        "................................",
+        "................................",
+    ];
+    ok(
+        a,
+        "POST",
+        "/api/map",
+        &json!({ "width": 32, "height": 12, "rows": rows, "cell_size": 2.5, "origin": [10, -5] }),
+    );
+}
+
+/// Every layer the server shows equals the library's rendering of the export, bit for bit.
+fn assert_matches_export(a: SocketAddr) -> reference::Rendered {
+    let export = get(a, "/api/export");
+    assert_eq!(export.status, 200);
+    let want = reference::render(&export.text());
+    let scene = get(a, "/api/scene").json();
+    let names: Vec<&str> = scene["layers"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    assert_eq!(names.len(), want.layers.len(), "layers {names:?} vs {:?}", want.layers.keys());
+    for name in names {
+        let frame = layer(a, name);
+        assert_eq!(frame.done, frame.target, "{name}: the replay has caught up");
+        assert_same_bits(name, &frame.values, want.layers[name].values());
+    }
+    want
+}
+
+#[test]
+fn the_page_and_its_assets_are_served() {
+    let s = server();
+    let page = get(s.addr(), "/");
+    assert_eq!((page.status, page.content_type.as_str()), (200, "text/html; charset=utf-8"));
+    assert!(page.text().contains("influence <span>sandbox</span>") && page.text().contains("/app.js"));
+    assert!(!page.text().contains("http://") && !page.text().contains("https://"), "nothing from elsewhere");
+    for (path, kind) in [("/app.js", "text/javascript"), ("/style.css", "text/css")] {
+        let r = get(s.addr(), path);
+        assert_eq!(r.status, 200);
+        assert!(r.content_type.starts_with(kind));
+        assert!(!r.text().contains("https://"), "{path} loads nothing from elsewhere");
+    }
+    let maps = get(s.addr(), "/api/maps").json();
+    assert_eq!(maps.as_array().unwrap().len(), 3);
+    let colormap = get(s.addr(), "/api/colormap").json();
+    assert_eq!(colormap["size"], 1024);
+    assert_eq!(colormap["diverging"][1023], json!(influence::render::diverging(1.0)));
+    let scene = get(s.addr(), "/api/scene").json();
+    assert_eq!((scene["map"]["name"].as_str(), scene["map"]["width"].as_u64()), (Some("den012d"), Some(310)));
+}
+
+#[test]
+fn stamped_scenes_match_the_library_and_the_export_round_trips() {
+    let s = server();
+    let a = s.addr();
+    small_map(a);
+    let sources = [
+        json!({ "team": "red", "at": [16.25, 1.25], "strength": 10, "falloff": "linear", "radius": 30 }),
+        json!({ "team": "blue", "at": [80, 20], "strength": 6.5, "falloff": "gaussian", "sigma": 8, "radius": 40, "distance": "path" }),
+        json!({ "team": "red", "at": [50, 5], "strength": 3, "falloff": "band", "full": 4, "accuracy_end": 10, "accuracy": 0.5, "movement_end": 20, "mode": "max" }),
+        json!({ "team": "green", "at": [30.1, 24.9], "strength": -2, "falloff": "exponential", "rate": 0.1, "radius": 25, "distance": "manhattan" }),
+        json!({ "team": "blue", "at": [60, 12.5], "strength": 4, "falloff": "point" }),
+    ];
+    let mut ids = Vec::new();
+    for src in &sources {
+        ids.push(ok(a, "POST", "/api/sources", src)["id"].as_u64().unwrap());
+    }
+    ok(a, "PUT", "/api/perspective", &json!({ "team": "blue" }));
+    assert_matches_export(a);
+
+    // Moving, editing and deleting sources, and painting walls, keep it exact.
+    let moved = json!({ "team": "red", "at": [40, 22.5], "strength": 10, "falloff": "polynomial", "power": 2, "radius": 30 });
+    ok(a, "PUT", &format!("/api/sources/{}", ids[0]), &moved);
+    ok(a, "DELETE", &format!("/api/sources/{}", ids[3]), &json!({}));
+    let wall: Vec<[u32; 2]> = (0..10).map(|y| [20, y]).collect();
+    ok(a, "POST", "/api/walls", &json!({ "cells": wall, "blocked": true }));
+    ok(a, "POST", "/api/walls", &json!({ "cells": [[12, 1], [13, 1]], "blocked": false }));
+    let want = assert_matches_export(a);
+    assert!(want.grid.is_blocked(20, 5) && !want.grid.is_blocked(12, 1));
+    let scene = get(a, "/api/scene").json();
+    assert_eq!(scene["teams"], json!(["red", "blue"]));
+    assert_eq!(scene["sources"][0]["at"], json!([40.0, 22.5]), "a moved source keeps its place in the order");
+
+    // Export → import → export gives the same text.
+    let first = get(a, "/api/export").text();
+    let r = request(a, "POST", "/api/import", Some("application/toml"), first.as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(get(a, "/api/export").text(), first);
+}
+
+#[test]
+fn propagation_matches_the_library_step_by_step() {
+    let s = server();
+    let a = s.addr();
+    small_map(a);
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "red", "at": [12.5, 0], "strength": 8, "falloff": "point" }),
+    );
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "blue", "at": [85, 25], "strength": 5, "falloff": "linear", "radius": 6 }),
+    );
+    let diffuse = json!({ "kind": "diffuse", "decay": 0.05, "momentum": 0.6, "steps": 3, "neighbours": 4 });
+    ok(a, "PUT", "/api/propagation", &diffuse);
+    assert_matches_export(a);
+    // Stepping, then an edit (which replays the steps from rest), then a parameter change.
+    let stepped = ok(a, "POST", "/api/step", &json!({ "steps": 17 }));
+    assert_eq!(stepped["steps"], json!({ "target": 20, "done": 20 }));
+    assert_matches_export(a);
+    ok(a, "POST", "/api/walls", &json!({ "cells": [[5, 6], [6, 6], [7, 6]], "blocked": true }));
+    ok(
+        a,
+        "PUT",
+        "/api/propagation",
+        &json!({ "kind": "diffuse", "decay": 0.02, "decay_kind": "linear", "momentum": 1 }),
+    );
+    assert_eq!(get(a, "/api/scene").json()["propagation"]["steps"], 20, "the step count stays");
+    assert_matches_export(a);
+    // A long run converges; the replay after an edit stops at the fixed point.
+    ok(a, "POST", "/api/step", &json!({ "steps": 1000 }));
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "blue", "at": [40, 25], "strength": 2, "falloff": "point" }),
+    );
+    assert_matches_export(a);
+
+    // The steady state, and a steady state refusing an additive source.
+    ok(a, "PUT", "/api/propagation", &json!({ "kind": "steady", "decay": 0.05, "momentum": 0.5 }));
+    assert_matches_export(a);
+    let add = send(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "red", "at": [5, 5], "strength": 1, "falloff": "point", "mode": "add" }),
+    );
+    assert_eq!(add.status, 422, "{}", add.text());
+    assert!(add.error().contains("steady"), "{}", add.error());
+
+    // The flood fill: heat and guess, step by step.
+    let flood = json!({ "kind": "flood", "last_seen": [16.25, 20], "velocity": [1, 0], "barrier_radius": 6, "cooling": 0.1, "max_steps": 4 });
+    ok(a, "PUT", "/api/propagation", &flood);
+    let want = assert_matches_export(a);
+    ok(a, "POST", "/api/step", &json!({ "steps": 5 }));
+    let scene = get(a, "/api/scene").json();
+    assert_eq!(scene["propagation"]["max_steps"], 9);
+    let want_after = assert_matches_export(a);
+    assert_ne!(want.layers["heat"], want_after.layers["heat"]);
+    let guess = want_after.predicted.unwrap();
+    assert_eq!(scene["prediction"]["cell"], json!([guess % 32, guess / 32]));
+    assert_eq!(layer(a, "heat").predicted, Some(guess));
+    // Painting over the last-seen cell leaves it open.
+    ok(a, "POST", "/api/walls", &json!({ "cells": [[2, 10]], "blocked": true }));
+    assert_eq!(get(a, "/api/cell?x=2&y=10").json()["walkable"], true);
+
+    // Back to stamping.
+    ok(a, "PUT", "/api/propagation", &json!({ "kind": "none" }));
+    assert!(get(a, "/api/scene").json()["propagation"].is_null());
+    assert_matches_export(a);
+}
+
+#[test]
+fn the_example_scenarios_import() {
+    let s = server();
+    let a = s.addr();
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/scenarios");
+    for file in ["outpost.toml", "london.toml"] {
+        let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
+        let r = request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes());
+        assert_eq!(r.status, 200, "{file}: {}", r.text());
+        assert_matches_export(a);
+    }
+    assert_eq!(get(a, "/api/scene").json()["map"]["name"], "London_0_512");
+    // A scenario given on the command line reads its map file from beside it.
+    let path = format!("{dir}/london.toml");
+    let count = std::fs::read_to_string(&path).unwrap().matches("[[source]]").count();
+    let from_file = start(ServeConfig { scenario: Some(path.into()), ..ServeConfig::default() }).unwrap();
+    assert_eq!(get(from_file.addr(), "/api/scene").json()["sources"].as_array().unwrap().len(), count);
+    // A bad scenario on the command line is an error naming the file.
+    let bad =
+        start(ServeConfig { scenario: Some(format!("{dir}/missing.toml").into()), ..ServeConfig::default() });
+    assert!(bad.unwrap_err().to_string().contains("missing.toml"));
+}
+
+/// The scene's version: unchanged by a refused request.
+fn version(a: SocketAddr) -> Value {
+    get(a, "/api/scene").json()["version"].clone()
+}
+
+#[test]
+fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
+    let s = server();
+    let a = s.addr();
+    small_map(a);
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 }),
+    );
+    let before = version(a);
+    let json_type = Some("application/json");
+    let src = |extra: Value| {
+        let mut s = json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 });
+        s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        s.to_string()
+    };
+    let cases: Vec<(u16, &str, &str, Option<&str>, String)> = vec![
+        (400, "POST", "/api/sources", json_type, "{\"team\": ".into()),
+        (400, "POST", "/api/sources", json_type, "[1, 2]".into()),
+        (400, "POST", "/api/sources", json_type, src(json!({ "colour": "red" }))),
+        (400, "POST", "/api/sources", json_type, src(json!({ "at": [1, 2, 3] }))),
+        (400, "POST", "/api/sources", json_type, src(json!({ "strength": "strong" }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "radius": -1 }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "strength": 1e300 }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "at": [1e30, 0] }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "team": "tension" }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "team": "a b" }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "falloff": "gaussian" }))),
+        (422, "POST", "/api/sources", json_type, src(json!({ "sigma": 3 }))),
+        (415, "POST", "/api/sources", Some("text/plain"), src(json!({}))),
+        (415, "POST", "/api/sources", None, src(json!({}))),
+        (404, "PUT", "/api/sources/999", json_type, src(json!({}))),
+        (404, "PUT", "/api/sources/abc", json_type, src(json!({}))),
+        (404, "DELETE", "/api/sources/999", None, String::new()),
+        (422, "POST", "/api/map", json_type, json!({ "width": 100000, "height": 100000 }).to_string()),
+        (422, "POST", "/api/map", json_type, json!({ "width": 0, "height": 5 }).to_string()),
+        (422, "POST", "/api/map", json_type, json!({ "movingai": "type octile\nheight 99999\nwidth 99999\nmap\n" }).to_string()),
+        (422, "POST", "/api/map", json_type, json!({ "movingai": "type octile\nheight 2\nwidth 2\nmap\n..\n." }).to_string()),
+        (404, "POST", "/api/map", json_type, json!({ "bundled": "nowhere" }).to_string()),
+        (422, "POST", "/api/map", json_type, json!({ "width": 4, "height": 4, "cell_size": -1 }).to_string()),
+        (422, "POST", "/api/walls", json_type, json!({ "cells": [[0, 0], [32, 0]], "blocked": true }).to_string()),
+        (400, "POST", "/api/walls", json_type, json!({ "cells": [[-1, 0]], "blocked": true }).to_string()),
+        (422, "PUT", "/api/perspective", json_type, json!({ "team": "nobody" }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "diffuse", "decay": 0.1, "momentum": 2 }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "diffuse", "decay": -1 }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "diffuse", "decay": 0.1, "steps": 0 }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "diffuse", "decay": 0.1, "steps": 1_000_000 }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "steady", "decay": 0.1, "cooling": 1 }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "flood", "last_seen": [-100, -100] }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "none", "decay": 1 }).to_string()),
+        (400, "PUT", "/api/propagation", json_type, json!({ "kind": "spread" }).to_string()),
+        (422, "POST", "/api/step", json_type, json!({ "steps": 5000 }).to_string()),
+        (404, "GET", "/api/layer/nothing", None, String::new()),
+        (400, "POST", "/api/frame", json_type, json!({ "layer": 3 }).to_string()),
+        (400, "GET", "/api/cell?x=1", None, String::new()),
+        (422, "GET", "/api/cell?x=1&y=9999", None, String::new()),
+        (400, "POST", "/api/import", Some("application/toml"), "[map\nwidth = ".into()),
+        (400, "POST", "/api/import", Some("application/toml"), "[map]\nwidth = 4\nheight = 4\ncolour = 1\n".into()),
+        (422, "POST", "/api/import", Some("application/toml"), "[map]\nfile = \"/etc/passwd\"\n".into()),
+        (422, "POST", "/api/import", Some("application/toml"), "[map]\nwidth = 4\nheight = 4\n[[source]]\nteam = \"red\"\nat = [1, 1]\nstrength = nan\nfalloff = \"constant\"\nradius = 1\n".into()),
+        (415, "POST", "/api/import", json_type, "{}".into()),
+        (405, "GET", "/api/sources", None, String::new()),
+        (405, "DELETE", "/api/scene", None, String::new()),
+        (405, "POST", "/", json_type, "{}".into()),
+        (404, "GET", "/api/nothing", None, String::new()),
+        (404, "GET", "/secret.txt", None, String::new()),
+    ];
+    for (status, method, path, kind, body) in cases {
+        let r = request(a, method, path, kind, body.as_bytes());
+        assert_eq!(r.status, status, "{method} {path} {body}: {}", r.text());
+        assert!(!r.error().is_empty(), "{method} {path}: no message");
+        assert_eq!(version(a), before, "{method} {path} {body} changed the scene");
+    }
+
+    // Over-limit and malformed requests at the HTTP level.
+    let port = a.port();
+    let raw_cases: Vec<(u16, Vec<u8>)> = vec![
+        (413, format!("POST /api/sources HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n").into_bytes()),
+        (413, format!("POST /api/sources HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", 3 << 20).into_bytes()),
+        (411, b"POST /api/sources HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".to_vec()),
+        (431, format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(20_000)).into_bytes()),
+        (431, format!("GET / HTTP/1.1\r\n{}\r\n", "X-A: b\r\n".repeat(100)).into_bytes()),
+        (400, b"HELLO\r\n\r\n".to_vec()),
+        (400, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec()),
+        (505, b"GET / HTTP/2.0\r\n\r\n".to_vec()),
+        (403, b"GET /api/scene HTTP/1.1\r\nHost: evil.example:80\r\n\r\n".to_vec()),
+        (400, vec![0xff, 0xfe, b'\r', b'\n', b'\r', b'\n']),
+    ];
+    for (status, bytes) in raw_cases {
+        let r = raw(a, &bytes);
+        assert_eq!(
+            r.status,
+            status,
+            "{:?}: {}",
+            String::from_utf8_lossy(&bytes[..bytes.len().min(80)]),
+            r.text()
+        );
+    }
+    // A body of exactly the cap is read (and refused for what it is, not its size).
+    let big = format!("{{\"cells\": [{}[0, 0]], \"blocked\": true}}", "[0, 0], ".repeat(262_000));
+    assert!(big.len() <= 2 << 20);
+    let r = request(a, "POST", "/api/walls", Some("application/json"), big.as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(get(a, "/api/scene").json()["sources"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn caps_on_sources_and_teams() {
+    let s = server();
+    let a = s.addr();
+    for i in 0..8 {
+        ok(
+            a,
+            "POST",
+            "/api/sources",
+            &json!({ "team": format!("t{i}"), "at": [10, 10], "strength": 1, "falloff": "point" }),
+        );
+    }
+    let ninth = send(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "t8", "at": [10, 10], "strength": 1, "falloff": "point" }),
+    );
+    assert_eq!(ninth.status, 422, "{}", ninth.text());
+    for _ in 8..128 {
+        ok(
+            a,
+            "POST",
+            "/api/sources",
+            &json!({ "team": "t0", "at": [10, 10], "strength": 1, "falloff": "point" }),
+        );
+    }
+    let over = send(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "t0", "at": [10, 10], "strength": 1, "falloff": "point" }),
+    );
+    assert_eq!(over.status, 422, "{}", over.text());
+    assert!(over.error().contains("128"));
+}
+
+#[test]
+fn keep_alive_serves_several_requests_on_one_connection() {
+    let s = server();
+    let mut stream = TcpStream::connect(s.addr()).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+    for _ in 0..3 {
+        stream.write_all(b"GET /api/maps HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
+        let mut head = String::new();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut reader, &mut line).unwrap();
+            if let Some(v) = line.strip_prefix("Content-Length: ") {
+                length = v.trim().parse().unwrap();
+            }
+            if line == "\r\n" {
+                break;
+            }
+            head += &line;
+        }
+        assert!(head.starts_with("HTTP/1.1 200") && head.contains("Connection: keep-alive"), "{head}");
+        let mut body = vec![0; length];
+        std::io::Read::read_exact(&mut reader, &mut body).unwrap();
+        assert!(body.starts_with(b"[{"));
+    }
+}
+
+#[test]
+fn a_burst_of_concurrent_clients_is_served_and_the_server_stays_up() {
+    let s = server();
+    let a = s.addr();
+    small_map(a);
+    let started = Instant::now();
+    let workers: Vec<_> = (0..6)
+        .map(|t| {
+            std::thread::spawn(move || {
+                let mut statuses = Vec::new();
+                for i in 0..20 {
+                    let r = match i % 5 {
+                        0 => send(a, "POST", "/api/sources", &json!({ "team": "red", "at": [t * 10 + 5, 5], "strength": 3, "falloff": "linear", "radius": 8 })),
+                        1 => send(a, "POST", "/api/frame", &json!({ "layer": "influence", "advance": 1 })),
+                        2 => request(a, "POST", "/api/sources", Some("application/json"), b"{oops"),
+                        3 => get(a, "/api/cell?x=3&y=3"),
+                        _ => get(a, "/api/scene"),
+                    };
+                    statuses.push((i % 5, r.status));
+                }
+                statuses
+            })
+        })
+        .collect();
+    for w in workers {
+        for (kind, status) in w.join().unwrap() {
+            let want = if kind == 2 { 400 } else { 200 };
+            assert!(status == want || (kind == 0 && status == 422), "request kind {kind}: {status}");
+        }
+    }
+    assert!(started.elapsed() < Duration::from_secs(60), "the burst took {:?}", started.elapsed());
+    assert_eq!(get(a, "/api/scene").json()["sources"].as_array().unwrap().len(), 24);
+    assert_matches_export(a);
+}
+
+#[test]
+fn too_many_connections_are_turned_away_then_served_again() {
+    let s = server();
+    let a = s.addr();
+    let idle: Vec<TcpStream> =
+        (0..influence_sandbox::server::MAX_CONNECTIONS).map(|_| TcpStream::connect(a).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    assert_eq!(get(a, "/api/scene").status, 503);
+    drop(idle);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while get(a, "/api/scene").status != 200 {
+        assert!(Instant::now() < deadline, "the server did not recover");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn stop_closes_the_port() {
+    let s = server();
+    let a = s.addr();
+    assert_eq!(get(a, "/api/maps").status, 200);
+    s.stop();
+    assert!(TcpStream::connect_timeout(&a, Duration::from_secs(1)).is_err());
+}
