@@ -13,8 +13,10 @@ mod falloff;
 mod map;
 mod npy;
 mod output;
+mod propagation;
 mod run;
 mod scenario;
+mod spread;
 mod summary;
 
 use std::path::PathBuf;
@@ -83,7 +85,7 @@ fn execute(command: Command) -> Result<(), CliError> {
             return benchmark(&sizes, &kernels, seconds, json)
         }
     };
-    let run = run::Run::new(scenario);
+    let run = run::Run::new(scenario)?;
     let summary = summary::Summary::new(&run);
     let written = output::write(&run, &summary, &out)?;
     print!("{summary}");

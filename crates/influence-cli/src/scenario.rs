@@ -11,6 +11,7 @@ use crate::doc::{Doc, KeyPath};
 use crate::error::CliError;
 use crate::falloff::FalloffKind;
 use crate::map::{MapFiles, MapSpec};
+use crate::propagation::{Kind, Propagation, PropagationSpec};
 
 /// A scenario file as written.
 #[derive(Debug, Deserialize)]
@@ -22,6 +23,7 @@ struct ScenarioFile {
     sources: Vec<SourceSpec>,
     #[serde(default)]
     output: OutputSpec,
+    propagation: Option<PropagationSpec>,
 }
 
 /// One `[[source]]` table.
@@ -34,8 +36,8 @@ pub struct SourceSpec {
     radius: Option<f32>,
     #[serde(default)]
     distance: Metric,
-    #[serde(default)]
-    mode: Mode,
+    /// `None`: `add`, or `set` when the sources seed a propagation.
+    mode: Option<Mode>,
     /// The curve's name; its parameters follow.
     pub falloff: FalloffKind,
     /// Exponential decay per world unit.
@@ -91,6 +93,8 @@ pub enum LayerName {
     Analysis(&'static str),
     /// The front line as a 0/1 mask.
     Frontline,
+    /// The chase flood fill's heat.
+    Heat,
 }
 
 /// Layers written when `[output] layers` is not given (besides every team).
@@ -122,6 +126,8 @@ pub struct Scenario {
     pub markers: bool,
     /// Things worth knowing that are not errors (a source outside the map).
     pub notes: Vec<String>,
+    /// The `[propagation]` table, if any.
+    pub propagation: Option<Propagation>,
 }
 
 /// Reads and validates the scenario file at `path`; `map.file` resolves against its folder.
@@ -146,14 +152,20 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Cl
     }
     let spec: ScenarioFile = toml::from_str(text).map_err(|e| doc.serde_error(&e))?;
     let grid = spec.map.grid(&doc, maps)?;
-    let (teams, sources, notes) = sources(&doc, &grid, &spec.sources)?;
+    let kind = spec.propagation.as_ref().map(PropagationSpec::kind);
+    let (teams, sources, mut notes) = sources(&doc, &grid, &spec.sources, kind)?;
+    let propagation = match &spec.propagation {
+        Some(p) => Some(p.validate(&doc, &grid, &mut notes)?),
+        None => None,
+    };
     let perspective = match &spec.perspective {
         None => 0,
         Some(name) => teams.iter().position(|t| t == name).ok_or_else(|| {
             doc.error(&KeyPath::root("perspective"), format!("no source has team {name:?}; teams: {teams:?}"))
         })?,
     };
-    let layers = output_layers(&doc, &teams, spec.output.layers.as_deref())?;
+    let heat = kind == Some(Kind::Flood);
+    let layers = output_layers(&doc, &teams, heat, spec.output.layers.as_deref())?;
     let upscale = upscale(&doc, &grid, spec.output.upscale)?;
     Ok(Scenario {
         file: file.to_owned(),
@@ -165,6 +177,7 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Cl
         upscale,
         markers: spec.output.markers,
         notes,
+        propagation,
     })
 }
 
@@ -192,7 +205,7 @@ fn upscale(doc: &Doc, grid: &Grid, given: Option<u32>) -> Result<u32, CliError> 
 /// Teams (in order of first appearance), library sources and notes from the `[[source]]` tables.
 type Sources = (Vec<String>, Vec<(usize, Source)>, Vec<String>);
 
-fn sources(doc: &Doc, grid: &Grid, specs: &[SourceSpec]) -> Result<Sources, CliError> {
+fn sources(doc: &Doc, grid: &Grid, specs: &[SourceSpec], kind: Option<Kind>) -> Result<Sources, CliError> {
     if specs.is_empty() {
         return Err(CliError::input(
             doc.file(),
@@ -213,13 +226,14 @@ fn sources(doc: &Doc, grid: &Grid, specs: &[SourceSpec]) -> Result<Sources, CliE
         let radius = spec.radius.or(extent).ok_or_else(|| {
             doc.error(&path.key("radius"), format!("required for falloff \"{}\"", spec.falloff))
         })?;
+        let mode = source_mode(doc, &path, spec.mode, kind)?;
         let at = Vec2::from(spec.at.0);
         // Position and strength are finite (checked first) and the curve is valid, so only
         // the radius can be refused here.
         let source = Source::new(at, spec.strength, falloff, radius)
             .map_err(|e| doc.error(&path.key("radius"), e))?
             .with_metric(spec.distance)
-            .with_mode(spec.mode);
+            .with_mode(mode);
         if grid.cell_at(at).is_none() {
             notes.push(format!(
                 "{path} at {:?} is outside the map; it reaches only cells within its radius",
@@ -231,13 +245,29 @@ fn sources(doc: &Doc, grid: &Grid, specs: &[SourceSpec]) -> Result<Sources, CliE
     Ok((teams, sources, notes))
 }
 
+/// A source's mode: as given, else `add` — or `set` when sources seed a diffusion, where
+/// an additive seed would add to what has spread back into its cell at every step. The
+/// steady state has no solution for additive seeds, so it refuses them.
+fn source_mode(doc: &Doc, path: &KeyPath, given: Option<Mode>, kind: Option<Kind>) -> Result<Mode, CliError> {
+    match (given, kind) {
+        (Some(Mode::Add), Some(Kind::Steady)) => Err(doc.error(
+            &path.key("mode"),
+            "an \"add\" source has no steady state (it adds to what spreads back into its cell at \
+             every step); use \"set\" or \"max\", or propagation kind \"diffuse\"",
+        )),
+        (Some(mode), _) => Ok(mode),
+        (None, Some(Kind::Diffuse | Kind::Steady)) => Ok(Mode::Set),
+        (None, _) => Ok(Mode::Add),
+    }
+}
+
 /// Team names become file names and layer names, so they are kept plain and distinct from
 /// the compound layers.
 fn check_team_name(name: &str) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
         return Err(format!("team names use letters, digits, '_' and '-' only, got {name:?}"));
     }
-    if name == "frontline" || Analysis::NAMES.contains(&name) {
+    if name == "frontline" || name == "heat" || Analysis::NAMES.contains(&name) {
         return Err(format!("{name:?} is the name of a compound layer; pick another team name"));
     }
     Ok(())
@@ -246,9 +276,12 @@ fn check_team_name(name: &str) -> Result<(), String> {
 fn output_layers(
     doc: &Doc,
     teams: &[String],
+    heat: bool,
     names: Option<&[String]>,
 ) -> Result<Vec<(String, LayerName)>, CliError> {
-    let defaults: Vec<String> = teams.iter().cloned().chain(DEFAULT_LAYERS.map(String::from)).collect();
+    let extra = heat.then(|| "heat".to_owned());
+    let defaults: Vec<String> =
+        teams.iter().cloned().chain(DEFAULT_LAYERS.map(String::from)).chain(extra).collect();
     let mut layers: Vec<(String, LayerName)> = Vec::new();
     for (i, name) in names.unwrap_or(&defaults).iter().enumerate() {
         let path = KeyPath::root("output").key("layers").index(i);
@@ -258,12 +291,15 @@ fn output_layers(
             LayerName::Analysis(a)
         } else if name == "frontline" {
             LayerName::Frontline
+        } else if heat && name == "heat" {
+            LayerName::Heat
         } else {
-            let known = teams.iter().map(String::as_str).chain(Analysis::NAMES).chain(["frontline"]);
-            return Err(doc.error(
-                &path,
-                format!("unknown layer {name:?}; known: {}", known.collect::<Vec<_>>().join(", ")),
-            ));
+            let hint = if name == "heat" { " (it comes with [propagation] kind = \"flood\")" } else { "" };
+            let heat = heat.then_some("heat");
+            let known =
+                teams.iter().map(String::as_str).chain(Analysis::NAMES).chain(["frontline"]).chain(heat);
+            let known = known.collect::<Vec<_>>().join(", ");
+            return Err(doc.error(&path, format!("unknown layer {name:?}{hint}; known: {known}")));
         };
         if layers.iter().any(|(n, _)| n == name) {
             return Err(doc.error(&path, format!("layer {name:?} is listed twice")));

@@ -4,10 +4,12 @@
 
 use std::fmt;
 
+use influence::propagate::Stop;
 use influence::query::{self, Extreme};
 use influence::{Connectivity, Grid, Layer};
 use serde::Serialize;
 
+use crate::propagation::Method;
 use crate::run::Run;
 
 /// The contents of `summary.json`.
@@ -29,6 +31,42 @@ pub struct Summary {
     pub layers: Vec<String>,
     /// Remarks that are not errors, such as sources outside the map.
     pub notes: Vec<String>,
+    /// What `[propagation]` did, when the scenario has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub propagation: Option<PropagationInfo>,
+}
+
+/// What `[propagation]` did.
+#[derive(Debug, Serialize)]
+pub struct PropagationInfo {
+    /// `"diffuse"`, `"steady"` or `"flood"`.
+    pub kind: String,
+    /// 4 or 8: the connectivity the propagation walked.
+    pub neighbours: u8,
+    /// Diffusion steps taken (diffuse), or flood steps; `None` for the steady state.
+    pub steps: Option<usize>,
+    /// The chase flood fill's guess (flood only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<PredictionInfo>,
+}
+
+/// The flood fill's guess of where the target went.
+#[derive(Debug, Serialize)]
+pub struct PredictionInfo {
+    /// The cell the fill started from, `[x, y]`.
+    pub last_seen: [usize; 2],
+    /// The predicted cell `[x, y]`: the warm cell nearest the centroid.
+    pub cell: [usize; 2],
+    /// World position of the predicted cell's centre.
+    pub world: [f32; 2],
+    /// The heat-weighted centroid of the warm cells (may lie in a wall).
+    pub centroid: [f32; 2],
+    /// Steps the fill took.
+    pub steps: usize,
+    /// Cells still warm at the end.
+    pub warm: usize,
+    /// Why the fill stopped: `"front_empty"`, `"too_many_new"` or `"max_steps"`.
+    pub stop: &'static str,
 }
 
 /// Map size and geometry.
@@ -99,10 +137,7 @@ impl Summary {
                 height: grid.height(),
                 cell_size: grid.cell_size(),
                 origin: grid.origin().to_array(),
-                neighbours: match grid.connectivity() {
-                    Connectivity::Four => 4,
-                    Connectivity::Eight => 8,
-                },
+                neighbours: neighbours(grid),
                 walkable: grid.walkable_count(),
             },
             perspective: s.teams[s.perspective].clone(),
@@ -111,7 +146,48 @@ impl Summary {
             front_length: query::frontline_length(grid, &run.analysis.influence),
             layers: s.layers.iter().map(|(name, _)| name.clone()).collect(),
             notes: s.notes.clone(),
+            propagation: propagation(run),
         }
+    }
+}
+
+/// The propagation's kind, steps and guess.
+fn propagation(run: &Run) -> Option<PropagationInfo> {
+    let p = run.scenario.propagation.as_ref()?;
+    let grid = p.grid(&run.scenario.grid);
+    let prediction = match (&p.method, &run.chase) {
+        (Method::Flood { last_seen, .. }, Some(chase)) => {
+            let pr = &chase.prediction;
+            let (x, y) = grid.coords(pr.cell);
+            Some(PredictionInfo {
+                last_seen: grid.coords(*last_seen).into(),
+                cell: [x, y],
+                world: grid.cell_center(x, y).to_array(),
+                centroid: pr.centroid.truncate().to_array(),
+                steps: pr.steps,
+                warm: pr.warm,
+                stop: match pr.stop {
+                    Stop::FrontEmpty => "front_empty",
+                    Stop::TooManyNew => "too_many_new",
+                    Stop::MaxSteps => "max_steps",
+                },
+            })
+        }
+        _ => None,
+    };
+    let steps = match &p.method {
+        Method::Diffuse { steps, .. } => Some(*steps),
+        Method::Steady { .. } => None,
+        Method::Flood { .. } => prediction.as_ref().map(|pr| pr.steps),
+    };
+    Some(PropagationInfo { kind: p.kind().to_string(), neighbours: neighbours(&grid), steps, prediction })
+}
+
+/// 4 or 8.
+fn neighbours(grid: &Grid) -> u8 {
+    match grid.connectivity() {
+        Connectivity::Four => 4,
+        Connectivity::Eight => 8,
     }
 }
 
@@ -161,6 +237,22 @@ impl fmt::Display for Summary {
             self.hottest_tension.as_ref().map_or_else(none, ToString::to_string)
         )?;
         writeln!(f, "front length: {:.1} world units", self.front_length)?;
+        if let Some(p) = &self.propagation {
+            write!(f, "propagation: {}, {} neighbours", p.kind, p.neighbours)?;
+            match (p.kind.as_str(), p.steps) {
+                ("diffuse", Some(n)) => writeln!(f, ", {n} steps")?,
+                _ => writeln!(f)?,
+            }
+            if let Some(pr) = &p.prediction {
+                let ([lx, ly], [x, y], [wx, wy]) = (pr.last_seen, pr.cell, pr.world);
+                writeln!(
+                    f,
+                    "  chase from cell ({lx}, {ly}): predicted cell ({x}, {y}), world ({wx}, {wy}), after {} \
+                     steps (stopped: {}), {} warm cells",
+                    pr.steps, pr.stop, pr.warm
+                )?;
+            }
+        }
         for note in &self.notes {
             writeln!(f, "note: {note}")?;
         }

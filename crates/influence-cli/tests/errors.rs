@@ -220,3 +220,130 @@ fn unwritable_output_exits_with_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
 }
+
+/// `BASE` followed by a `[propagation]` table of `keys` (its first key is on line 13).
+fn propagation(keys: &str) -> String {
+    format!("{BASE}\n[propagation]\n{keys}\n")
+}
+
+#[test]
+fn propagation_parameters() {
+    let diffuse = "kind = \"diffuse\"\ndecay = 0.5\nsteps = 3";
+    let blocked = BASE
+        .replace("height = 4", "height = 4\nrows = [\"........\", \"...@....\", \"........\", \"........\"]");
+    check(&[
+        (&propagation("kind = \"spread\""), 13, "propagation.kind", "unknown variant `spread`"),
+        (&propagation(&format!("{diffuse}\nmomentum = 1.5")), 16, "propagation.momentum", "in [0, 1]"),
+        (&propagation(&format!("{diffuse}\nmomentum = -0.1")), 16, "propagation.momentum", "in [0, 1]"),
+        (
+            &propagation("kind = \"diffuse\"\ndecay = -0.5\nsteps = 3"),
+            14,
+            "propagation.decay",
+            "decay must be",
+        ),
+        (&propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = 0"), 15, "propagation.steps", "at least 1"),
+        (
+            &propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = -2"),
+            15,
+            "propagation.steps",
+            "invalid value",
+        ),
+        (&propagation("kind = \"diffuse\"\ndecay = 0.5"), 12, "propagation.steps", "needs `steps`"),
+        (
+            &propagation("kind = \"steady\"\nsteps = 3"),
+            14,
+            "propagation.steps",
+            "not a key of kind \"steady\"",
+        ),
+        (&propagation("kind = \"steady\""), 12, "propagation.decay", "needs `decay`"),
+        (
+            &propagation(&format!("{diffuse}\nthreshold = -1")),
+            16,
+            "propagation.threshold",
+            "threshold must be",
+        ),
+        (&propagation(&format!("{diffuse}\nneighbours = 6")), 16, "propagation.neighbours", "must be 4 or 8"),
+        (&propagation(&format!("{diffuse}\nheat = 2")), 16, "propagation.heat", "unknown field `heat`"),
+        (&propagation(&format!("{diffuse}\nlast_seen = [1, 1]")), 16, "propagation.last_seen", "not a key"),
+        (&propagation("kind = \"flood\""), 12, "propagation.last_seen", "needs `last_seen"),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [9, 1]"),
+            14,
+            "propagation.last_seen",
+            "outside the map",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, -0.5]"),
+            14,
+            "propagation.last_seen",
+            "outside the map",
+        ),
+        (
+            &format!("{blocked}\n[propagation]\nkind = \"flood\"\nlast_seen = [3.5, 1.5]\n"),
+            15,
+            "propagation.last_seen",
+            "cell (3, 1), which is blocked",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1, 1]"),
+            14,
+            "propagation.last_seen",
+            "expected 2 numbers",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\ncooling = -1"),
+            15,
+            "propagation.cooling",
+            "cooling",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nbarrier_radius = -2"),
+            15,
+            "propagation.barrier_radius",
+            "barrier_radius",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nmax_steps = 0"),
+            15,
+            "propagation.max_steps",
+            "at least 1",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nvelocity = [nan, 0]"),
+            15,
+            "propagation.velocity[0]",
+            "finite",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\ndecay = 1"),
+            15,
+            "propagation.decay",
+            "not a key of kind \"flood\"",
+        ),
+    ]);
+}
+
+#[test]
+fn additive_sources_have_no_steady_state_and_heat_needs_a_flood() {
+    check(&[
+        (
+            &propagation("kind = \"steady\"\ndecay = 0.5")
+                .replace("radius = 4", "radius = 4\nmode = \"add\""),
+            11,
+            "source[0].mode",
+            "no steady state",
+        ),
+        (
+            &format!("{BASE}\n[output]\nlayers = [\"heat\"]\n"),
+            13,
+            "output.layers[0]",
+            "comes with [propagation]",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]").replace("team = \"red\"", "team = \"heat\""),
+            6,
+            "source[0].team",
+            "compound layer",
+        ),
+    ]);
+}
