@@ -5,11 +5,14 @@
 //! Exit codes: 0 on success, 2 for bad input (the message names file, line and key),
 //! 1 when the output cannot be written.
 
+mod animate;
 mod bench;
 mod demo;
 mod doc;
 mod error;
 mod falloff;
+mod frames;
+mod gif_writer;
 mod map;
 mod npy;
 mod output;
@@ -43,6 +46,37 @@ enum Command {
         /// The folder to write into (created if missing).
         #[arg(long, short)]
         out: PathBuf,
+    },
+    /// Animate a scenario's [propagation]: an animated GIF and/or numbered PNG frames.
+    ///
+    /// Frame i shows the layer after i × EVERY steps, drawn as `render` draws it, on one
+    /// colour scale for all frames. Diffusion runs to its `steps`, a flood until the fill
+    /// stops, a steady state until a step changes nothing.
+    Animate {
+        /// The scenario (TOML with a [propagation] table; see docs/scenario.md).
+        scenario: PathBuf,
+        /// The folder to write into (created if missing).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// At most this many frames [default: until the propagation ends; 200 for steady].
+        #[arg(long)]
+        frames: Option<usize>,
+        /// Steps between frames.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// The layer to show: a team, a compound layer, `frontline` or `heat`
+        /// [default: heat for a flood, influence otherwise].
+        #[arg(long)]
+        layer: Option<String>,
+        /// Write LAYER.gif (the default when neither --gif nor --png is given).
+        #[arg(long)]
+        gif: bool,
+        /// Write frame-0000.png, frame-0001.png, ...
+        #[arg(long)]
+        png: bool,
+        /// GIF frames per second (1 to 100).
+        #[arg(long, default_value_t = 10)]
+        fps: u16,
     },
     /// Measure each kernel in ns per cell beside a naive reference and a plain copy.
     Bench {
@@ -83,6 +117,13 @@ fn execute(command: Command) -> Result<(), CliError> {
         Command::Demo { out } => (demo::scenario()?, out),
         Command::Bench { sizes, kernels, seconds, json } => {
             return benchmark(&sizes, &kernels, seconds, json)
+        }
+        Command::Animate { scenario, out, frames, every, layer, gif, png, fps } => {
+            let scenario = scenario::load(&scenario)?;
+            let options = animate::Options { frames, every, layer, gif, png, fps };
+            let animation = animate::animate(&scenario, &out, &options)?;
+            println!("{}", animate::describe(&animation, &out));
+            return Ok(());
         }
     };
     let run = run::Run::new(scenario)?;

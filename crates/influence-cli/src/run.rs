@@ -58,6 +58,13 @@ impl Run {
         Self { scenario, teams, analysis, chase }
     }
 
+    /// Replaces the team layers (and chase) and recomputes the compound maps in place.
+    pub fn set_layers(&mut self, teams: Vec<Layer>, chase: Option<Chased>) {
+        self.analysis.update(&teams.iter().collect::<Vec<_>>(), self.scenario.perspective);
+        self.teams = teams;
+        self.chase = chase;
+    }
+
     /// The compound maps from team `team`'s point of view.
     pub fn analysis_for(&self, team: usize) -> Analysis {
         Analysis::from_teams(&self.teams.iter().collect::<Vec<_>>(), team)

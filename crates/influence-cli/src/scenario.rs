@@ -106,7 +106,7 @@ const AUTO_WIDTH: usize = 512;
 const AUTO_MAX_UPSCALE: u32 = 8;
 
 /// A validated scenario, ready to run.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Scenario {
     /// The scenario's file name as shown in messages.
     pub file: String,
@@ -285,26 +285,42 @@ fn output_layers(
     let mut layers: Vec<(String, LayerName)> = Vec::new();
     for (i, name) in names.unwrap_or(&defaults).iter().enumerate() {
         let path = KeyPath::root("output").key("layers").index(i);
-        let layer = if let Some(t) = teams.iter().position(|t| t == name) {
-            LayerName::Team(t)
-        } else if let Some(&a) = Analysis::NAMES.iter().find(|&&a| a == name) {
-            LayerName::Analysis(a)
-        } else if name == "frontline" {
-            LayerName::Frontline
-        } else if heat && name == "heat" {
-            LayerName::Heat
-        } else {
-            let hint = if name == "heat" { " (it comes with [propagation] kind = \"flood\")" } else { "" };
-            let heat = heat.then_some("heat");
-            let known =
-                teams.iter().map(String::as_str).chain(Analysis::NAMES).chain(["frontline"]).chain(heat);
-            let known = known.collect::<Vec<_>>().join(", ");
-            return Err(doc.error(&path, format!("unknown layer {name:?}{hint}; known: {known}")));
-        };
+        let layer = layer_named(teams, heat, name).map_err(|m| doc.error(&path, m))?;
         if layers.iter().any(|(n, _)| n == name) {
             return Err(doc.error(&path, format!("layer {name:?} is listed twice")));
         }
         layers.push((name.clone(), layer));
     }
     Ok(layers)
+}
+
+/// The layer called `name`, among the teams' and the compound ones (and `heat` after a
+/// flood fill); the message lists the known names.
+fn layer_named(teams: &[String], heat: bool, name: &str) -> Result<LayerName, String> {
+    if let Some(t) = teams.iter().position(|t| t == name) {
+        Ok(LayerName::Team(t))
+    } else if let Some(&a) = Analysis::NAMES.iter().find(|&&a| a == name) {
+        Ok(LayerName::Analysis(a))
+    } else if name == "frontline" {
+        Ok(LayerName::Frontline)
+    } else if heat && name == "heat" {
+        Ok(LayerName::Heat)
+    } else {
+        let hint = if name == "heat" { " (it comes with [propagation] kind = \"flood\")" } else { "" };
+        let heat = heat.then_some("heat");
+        let known = teams.iter().map(String::as_str).chain(Analysis::NAMES).chain(["frontline"]).chain(heat);
+        let known = known.collect::<Vec<_>>().join(", ");
+        Err(format!("unknown layer {name:?}{hint}; known: {known}"))
+    }
+}
+
+impl Scenario {
+    /// The layer called `name`, as `[output] layers` would take it.
+    ///
+    /// # Errors
+    /// A message listing the known names.
+    pub fn layer_named(&self, name: &str) -> Result<LayerName, String> {
+        let flood = self.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
+        layer_named(&self.teams, flood, name)
+    }
 }
