@@ -11,6 +11,7 @@ mod demo;
 mod doc;
 mod error;
 mod falloff;
+mod field;
 mod frames;
 mod gif_writer;
 mod map;

@@ -61,7 +61,9 @@ pub fn picture(
     let s = &run.scenario;
     let markers: Vec<Marker> = if s.markers {
         let color = |team| if team == s.perspective { MINE } else { THEIRS };
-        s.sources.iter().map(|(team, source)| Marker { at: source.position(), color: color(*team) }).collect()
+        let grid_sources = s.sources.iter().map(|(team, source)| (*team, source.position()));
+        let field_sources = s.fields.positions.iter().copied();
+        grid_sources.chain(field_sources).map(|(team, at)| Marker { at, color: color(team) }).collect()
     } else {
         Vec::new()
     };

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use influence::{Analysis, Layer, Stamper};
+use influence::{Analysis, Layer, Space, Stamper};
 
 use crate::error::CliError;
 use crate::propagation::Method;
@@ -22,6 +22,9 @@ pub struct Run {
     pub analysis: Analysis,
     /// The chase flood fill's heat and guess, under `[propagation] kind = "flood"`.
     pub chase: Option<Chased>,
+    /// The `[field]` sampled on the map, per team that has field sources: added to the team
+    /// layers given to [`Run::with_layers`] and [`Run::set_layers`].
+    fields: Vec<(usize, Layer)>,
 }
 
 impl Run {
@@ -53,13 +56,25 @@ impl Run {
 
     /// A run of `scenario` whose team layers (and chase) were computed elsewhere: a frame of
     /// an animation.
+    /// The `[field]`, if any, is sampled here and added to `teams`.
     pub fn with_layers(scenario: Scenario, teams: Vec<Layer>, chase: Option<Chased>) -> Self {
-        let analysis = Analysis::from_teams(&teams.iter().collect::<Vec<_>>(), scenario.perspective);
-        Self { scenario, teams, analysis, chase }
+        let fields = scenario.fields.teams.iter().map(|f| (f.team, f.field.sample(&scenario.grid))).collect();
+        let mut run = Self {
+            analysis: Analysis::new(scenario.grid.len()),
+            scenario,
+            teams: Vec::new(),
+            chase: None,
+            fields,
+        };
+        run.set_layers(teams, chase);
+        run
     }
 
-    /// Replaces the team layers (and chase) and recomputes the compound maps in place.
-    pub fn set_layers(&mut self, teams: Vec<Layer>, chase: Option<Chased>) {
+    /// Replaces the team layers (and chase), adds the field, and recomputes the compound maps in place.
+    pub fn set_layers(&mut self, mut teams: Vec<Layer>, chase: Option<Chased>) {
+        for (team, field) in &self.fields {
+            teams[*team].add(field);
+        }
         self.analysis.update(&teams.iter().collect::<Vec<_>>(), self.scenario.perspective);
         self.teams = teams;
         self.chase = chase;

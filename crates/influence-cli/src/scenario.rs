@@ -10,6 +10,7 @@ use serde::Deserialize;
 use crate::doc::{Doc, KeyPath};
 use crate::error::CliError;
 use crate::falloff::FalloffKind;
+use crate::field::{FieldSpec, Fields};
 use crate::map::{MapFiles, MapSpec};
 use crate::propagation::{Kind, Propagation, PropagationSpec};
 
@@ -24,6 +25,7 @@ struct ScenarioFile {
     #[serde(default)]
     output: OutputSpec,
     propagation: Option<PropagationSpec>,
+    field: Option<FieldSpec>,
 }
 
 /// One `[[source]]` table.
@@ -112,7 +114,8 @@ pub struct Scenario {
     pub file: String,
     /// The map.
     pub grid: Grid,
-    /// Team names, in order of first appearance among the sources.
+    /// Team names, in order of first appearance among the `[[source]]` tables, then the
+    /// `[[field.source]]` tables.
     pub teams: Vec<String>,
     /// Each source with its team's index.
     pub sources: Vec<(usize, Source)>,
@@ -128,6 +131,8 @@ pub struct Scenario {
     pub notes: Vec<String>,
     /// The `[propagation]` table, if any.
     pub propagation: Option<Propagation>,
+    /// The `[field]` sources, per team.
+    pub fields: Fields,
 }
 
 /// Reads and validates the scenario file at `path`; `map.file` resolves against its folder.
@@ -153,7 +158,27 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Cl
     let spec: ScenarioFile = toml::from_str(text).map_err(|e| doc.serde_error(&e))?;
     let grid = spec.map.grid(&doc, maps)?;
     let kind = spec.propagation.as_ref().map(PropagationSpec::kind);
-    let (teams, sources, mut notes) = sources(&doc, &grid, &spec.sources, kind)?;
+    if spec.sources.is_empty() && !spec.field.as_ref().is_some_and(FieldSpec::has_sources) {
+        return Err(CliError::input(
+            doc.file(),
+            None,
+            None,
+            "no [[source]] tables (nor [[field.source]]): a scenario needs at least one",
+        ));
+    }
+    let (mut teams, sources, mut notes) = sources(&doc, &grid, &spec.sources, kind)?;
+    let fields = match &spec.field {
+        Some(field) => {
+            let mut team_of = Vec::new();
+            for (i, name) in field.team_names() {
+                let path = KeyPath::root("field").key("source").index(i).key("team");
+                check_team_name(name).map_err(|m| doc.error(&path, m))?;
+                team_of.push(team_index(&mut teams, name));
+            }
+            field.validate(&doc, |i| team_of[i])?
+        }
+        None => Fields::default(),
+    };
     let propagation = match &spec.propagation {
         Some(p) => Some(p.validate(&doc, &grid, &mut notes)?),
         None => None,
@@ -178,6 +203,7 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Cl
         markers: spec.output.markers,
         notes,
         propagation,
+        fields,
     })
 }
 
@@ -206,22 +232,11 @@ fn upscale(doc: &Doc, grid: &Grid, given: Option<u32>) -> Result<u32, CliError> 
 type Sources = (Vec<String>, Vec<(usize, Source)>, Vec<String>);
 
 fn sources(doc: &Doc, grid: &Grid, specs: &[SourceSpec], kind: Option<Kind>) -> Result<Sources, CliError> {
-    if specs.is_empty() {
-        return Err(CliError::input(
-            doc.file(),
-            None,
-            None,
-            "no [[source]] tables: a scenario needs at least one",
-        ));
-    }
     let (mut teams, mut sources, mut notes) = (Vec::<String>::new(), Vec::new(), Vec::new());
     for (i, spec) in specs.iter().enumerate() {
         let path = KeyPath::root("source").index(i);
         check_team_name(&spec.team).map_err(|m| doc.error(&path.key("team"), m))?;
-        let team = teams.iter().position(|t| *t == spec.team).unwrap_or_else(|| {
-            teams.push(spec.team.clone());
-            teams.len() - 1
-        });
+        let team = team_index(&mut teams, &spec.team);
         let (falloff, extent) = crate::falloff::build(spec, doc, &path, grid.cell_size())?;
         let radius = spec.radius.or(extent).ok_or_else(|| {
             doc.error(&path.key("radius"), format!("required for falloff \"{}\"", spec.falloff))
@@ -259,6 +274,14 @@ fn source_mode(doc: &Doc, path: &KeyPath, given: Option<Mode>, kind: Option<Kind
         (None, Some(Kind::Diffuse | Kind::Steady)) => Ok(Mode::Set),
         (None, _) => Ok(Mode::Add),
     }
+}
+
+/// The index of team `name`, added at the end if new.
+fn team_index(teams: &mut Vec<String>, name: &str) -> usize {
+    teams.iter().position(|t| t == name).unwrap_or_else(|| {
+        teams.push(name.to_owned());
+        teams.len() - 1
+    })
 }
 
 /// Team names become file names and layer names, so they are kept plain and distinct from

@@ -91,8 +91,10 @@ pub struct MapInfo {
 pub struct TeamInfo {
     /// The team's name.
     pub name: String,
-    /// How many sources it has.
+    /// How many `[[source]]` tables it has.
     pub sources: usize,
+    /// How many `[[field.source]]` tables it has.
+    pub field_sources: usize,
     /// Sum of its own layer over all cells.
     pub total: f64,
     /// The walkable cell where its own layer is highest.
@@ -125,6 +127,7 @@ impl Summary {
             .map(|(t, name)| TeamInfo {
                 name: name.clone(),
                 sources: s.sources.iter().filter(|(team, _)| *team == t).count(),
+                field_sources: s.fields.teams.iter().filter(|f| f.team == t).map(|f| f.sources).sum(),
                 total: run.teams[t].sum(),
                 peak: highest(grid, &run.teams[t]),
                 safest: highest(grid, &run.analysis_for(t).influence),
@@ -227,7 +230,12 @@ impl fmt::Display for Summary {
         writeln!(f, "perspective: {}", self.perspective)?;
         let none = || "none (no walkable cell)".to_owned();
         for t in &self.teams {
-            writeln!(f, "  {} ({} sources): total {:.1}", t.name, t.sources, t.total)?;
+            let field = if t.field_sources > 0 {
+                format!(", {} field sources", t.field_sources)
+            } else {
+                String::new()
+            };
+            writeln!(f, "  {} ({} sources{field}): total {:.1}", t.name, t.sources, t.total)?;
             writeln!(f, "    peak:   {}", t.peak.as_ref().map_or_else(none, ToString::to_string))?;
             writeln!(f, "    safest: {}", t.safest.as_ref().map_or_else(none, ToString::to_string))?;
         }

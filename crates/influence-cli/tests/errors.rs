@@ -347,3 +347,61 @@ fn additive_sources_have_no_steady_state_and_heat_needs_a_flood() {
         ),
     ]);
 }
+
+/// `BASE` followed by a `[field]` table and one field source of `keys` (line 14 on).
+fn field(table: &str, keys: &str) -> String {
+    format!("{BASE}\n[field]\n{table}\n[[field.source]]\n{keys}\n")
+}
+
+#[test]
+fn field_sources() {
+    let ok = "team = \"blue\"\nat = [1, 2]\nstrength = 1\nradius = 3\nfalloff = \"linear\"";
+    check(&[
+        (&field("dimensions = 4", ok), 13, "field.dimensions", "must be 2 or 3"),
+        (&field("z = 1", ok), 13, "field.z", "only to dimensions = 3"),
+        (
+            &field("", &ok.replace("[1, 2]", "[1, 2, 3]")),
+            16,
+            "field.source[0].at",
+            "expected 2 numbers for dimensions = 2, got 3",
+        ),
+        (
+            &field("dimensions = 3", ok),
+            16,
+            "field.source[0].at",
+            "expected 3 numbers for dimensions = 3, got 2",
+        ),
+        (&field("", &ok.replace("[1, 2]", "[1, nan]")), 16, "field.source[0].at[1]", "finite"),
+        (&field("", &ok.replace("strength = 1", "strength = inf")), 17, "field.source[0].strength", "finite"),
+        (
+            &field("", &ok.replace("\"linear\"", "\"cubic\"")),
+            19,
+            "field.source[0].falloff",
+            "unknown variant `cubic`",
+        ),
+        (
+            &field("", &ok.replace("\"linear\"", "\"band\"")),
+            19,
+            "field.source[0].falloff",
+            "unknown variant `band`",
+        ),
+        (&field("", &ok.replace("\"linear\"", "\"gaussian\"")), 14, "field.source[0].sigma", "needs `sigma`"),
+        (
+            &field("", &format!("{ok}\nsigma = 2")),
+            20,
+            "field.source[0].sigma",
+            "not a parameter of falloff \"linear\"",
+        ),
+        (
+            &field("", &ok.replace("\"linear\"", "\"gaussian\"\nsigma = -2")),
+            20,
+            "field.source[0].sigma",
+            "gaussian sigma",
+        ),
+        (&field("", &ok.replace("radius = 3", "radius = 0")), 18, "field.source[0].radius", "radius"),
+        (&field("", &ok.replace("radius = 3\n", "")), 14, "field.source[0]", "missing field `radius`"),
+        (&field("", &ok.replace("\"blue\"", "\"tension\"")), 15, "field.source[0].team", "compound layer"),
+        (&field("", &format!("{ok}\nmode = \"set\"")), 20, "field.source[0].mode", "unknown field `mode`"),
+        (&format!("{BASE}\n[field]\ndimensions = 2\n"), 12, "field", "no [[field.source]] tables"),
+    ]);
+}
