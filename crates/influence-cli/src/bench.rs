@@ -105,7 +105,7 @@ pub fn line(r: &Record) -> String {
 
 /// The fastest of repeated runs, in nanoseconds: the least disturbed by other work on a
 /// shared machine. Runs at least three times and until `budget` is spent.
-fn best_time(f: &mut dyn FnMut(), budget: Duration) -> f64 {
+pub fn best_time(f: &mut dyn FnMut(), budget: Duration) -> f64 {
     let start = Instant::now();
     let mut best = f64::INFINITY;
     let mut runs = 0;

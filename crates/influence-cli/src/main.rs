@@ -7,6 +7,7 @@
 
 mod animate;
 mod bench;
+mod bench_field;
 mod demo;
 mod doc;
 mod error;
@@ -99,9 +100,16 @@ enum Command {
         /// --quick 0.05].
         #[arg(long)]
         seconds: Option<f64>,
-        /// A short run for a first look: small maps, short measurements.
+        /// A short run for a first look: small maps, short measurements (with --field: 1,000
+        /// sources and 10,000 queries, and a 256² world).
         #[arg(long)]
         quick: bool,
+        /// Instead of the kernels, compare the grid-free field: index-backed queries against
+        /// brute force (field_index: 10,000 sources, 100,000 queries), and the field against
+        /// grids of several cell sizes in memory, time and accuracy (field_vs_grid). With
+        /// --json, one JSON object {"field_index": {...}, "field_vs_grid": {...}}.
+        #[arg(long, conflicts_with_all = ["sizes", "kernels"])]
+        field: bool,
         /// Print a JSON array of records instead of a table.
         #[arg(long)]
         json: bool,
@@ -124,11 +132,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to standard output. A reader that has gone away (`influence bench | head`)
+/// is not an error worth a message, and the output files are already written by then.
+fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 fn execute(command: Command) -> Result<(), CliError> {
     let (scenario, out) = match command {
         Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
         Command::Demo { out } => (demo::scenario()?, out),
-        Command::Bench { sizes, kernels, seconds, quick, json } => {
+        Command::Bench { sizes, kernels, seconds, quick, field, json } => {
+            if field {
+                return field_benchmark(quick, seconds.unwrap_or(if quick { 0.05 } else { 0.3 }), json);
+            }
             let sizes =
                 sizes.unwrap_or_else(|| if quick { vec![64, 256] } else { vec![64, 256, 1024, 4096] });
             let seconds = seconds.unwrap_or(if quick { 0.05 } else { 0.3 });
@@ -138,15 +157,27 @@ fn execute(command: Command) -> Result<(), CliError> {
             let scenario = scenario::load(&scenario)?;
             let options = animate::Options { frames, every, layer, gif, png, fps };
             let animation = animate::animate(&scenario, &out, &options)?;
-            println!("{}", animate::describe(&animation, &out));
+            say(&format!("{}\n", animate::describe(&animation, &out)));
             return Ok(());
         }
     };
     let run = run::Run::new(scenario)?;
     let summary = summary::Summary::new(&run);
     let written = output::write(&run, &summary, &out)?;
-    print!("{summary}");
-    println!("wrote {} files to {}", written.len(), out.display());
+    say(&format!("{summary}wrote {} files to {}\n", written.len(), out.display()));
+    Ok(())
+}
+
+fn field_benchmark(quick: bool, seconds: f64, json: bool) -> Result<(), CliError> {
+    if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
+        return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
+    }
+    let report = bench_field::run(quick, std::time::Duration::from_secs_f64(seconds));
+    if json {
+        say(&format!("{}\n", serde_json::to_string_pretty(&report).expect("the report serialises")));
+    } else {
+        say(&bench_field::table(&report));
+    }
     Ok(())
 }
 
@@ -164,11 +195,11 @@ fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> R
     let budget = std::time::Duration::from_secs_f64(seconds);
     let records = bench::run(sizes, kernels, budget, |r| {
         if !json {
-            println!("{}", bench::line(r));
+            say(&format!("{}\n", bench::line(r)));
         }
     });
     if json {
-        println!("{}", serde_json::to_string_pretty(&records).expect("records serialise"));
+        say(&format!("{}\n", serde_json::to_string_pretty(&records).expect("records serialise")));
     }
     Ok(())
 }

@@ -38,3 +38,30 @@ fn kernels_can_be_chosen_and_bad_arguments_are_refused() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
 }
+
+#[test]
+fn field_comparisons_report_agreement_memory_and_error() {
+    let stdout = influence_ok(&["bench", "--field", "--quick", "--seconds", "0.01", "--json"]);
+    let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let index = &r["field_index"];
+    assert_eq!((index["sources"].as_u64(), index["queries"].as_u64()), (Some(1_000), Some(10_000)));
+    for key in ["index_build_ns", "index_ns_per_query", "brute_ns_per_query"] {
+        let v = index[key].as_f64().unwrap();
+        assert!(v.is_finite() && v > 0.0, "{key}: {v}");
+    }
+    assert!(index["max_difference"].as_f64().unwrap() < 1e-4, "the index answers as brute force does");
+    let vs = &r["field_vs_grid"];
+    assert_eq!(vs["field"]["max_error"], 0.0);
+    let grids = vs["grids"].as_array().unwrap();
+    assert!(grids.len() >= 3);
+    for pair in grids.windows(2) {
+        let (coarse, fine) = (&pair[0], &pair[1]);
+        assert!(fine["bytes"].as_u64() > coarse["bytes"].as_u64(), "finer grids take more memory");
+        assert!(fine["max_error"].as_f64() < coarse["max_error"].as_f64(), "and err less");
+    }
+    for m in grids.iter().chain([&vs["field"]]) {
+        assert!(m["ns_per_query"].as_f64().unwrap() > 0.0 && m["build_ns"].as_f64().unwrap() > 0.0, "{m}");
+    }
+    // The field bench is its own report: no kernel options with it.
+    assert_eq!(influence(&["bench", "--field", "--kernels", "stamp"]).status.code(), Some(2));
+}
