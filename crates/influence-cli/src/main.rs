@@ -1,6 +1,8 @@
 //! `influence`: renders influence-map scenarios (TOML) to PNG pictures, NumPy `.npy` arrays
 //! and a JSON summary. `influence demo` renders the built-in two-army scenario;
-//! `influence render SCENARIO.toml --out DIR` renders yours (see `docs/scenario.md`).
+//! `influence render SCENARIO.toml --out DIR` renders yours (see `docs/scenario.md`);
+//! `influence animate SCENARIO.toml --out DIR` writes its `[propagation]` as a GIF or PNG
+//! frames; `influence bench` measures the kernels against naive references.
 //!
 //! Exit codes: 0 on success, 2 for bad input (the message names file, line and key),
 //! 1 when the output cannot be written.
