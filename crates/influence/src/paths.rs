@@ -1,43 +1,103 @@
-//! Shortest walkable distances over any [`Space`]: a multi-source Dijkstra sweep bounded by
-//! a distance limit, with scratch memory that is kept between calls so a per-frame caller
-//! allocates only the first time. Path-distance falloff, reachability queries and the
-//! propagation issue's steady state are all built on it.
+//! Best-first sweeps over any [`Space`]: a best-first engine settles cells largest value first
+//! (Dijkstra's algorithm for any value that only shrinks along edges), with scratch kept
+//! between calls so a per-frame caller allocates only the first time. Shortest walkable
+//! distances ([`PathScratch`]: path falloff, reachability queries, routes) sweep negated
+//! distances; the diffusion steady state sweeps max-product values. One engine serves both.
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::space::Space;
 
-/// Reusable scratch for [`PathScratch::sweep`].
+/// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
+/// distances (negation is exact, so distances come out bit for bit as summed).
 #[derive(Debug, Default, Clone)]
-pub struct PathScratch {
-    dist: Vec<f32>,
-    touched: Vec<usize>,
-    heap: BinaryHeap<Frontier>,
+pub struct PathScratch(BestFirst);
+
+/// Reusable scratch: per-cell best values valid for the current generation only, so a
+/// sweep that touches few cells of a big space clears nothing.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct BestFirst {
+    best: Vec<f32>,
+    /// Equal to `generation` when the cell has a value this sweep.
+    seen: Vec<u32>,
+    /// Equal to `generation` when the cell's value is final this sweep.
+    settled: Vec<u32>,
+    generation: u32,
+    heap: BinaryHeap<Entry>,
 }
 
-/// A heap entry: smaller distance first, ties by smaller cell index (determinism).
+/// Largest value first, ties by smaller cell index (determinism).
 #[derive(Debug, Clone, Copy)]
-struct Frontier {
-    dist: f32,
+struct Entry {
+    value: f32,
     cell: usize,
 }
 
-impl PartialEq for Frontier {
+impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
         self.cmp(other) == Ordering::Equal
     }
 }
-impl Eq for Frontier {}
-impl PartialOrd for Frontier {
+impl Eq for Entry {}
+impl PartialOrd for Entry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Frontier {
+impl Ord for Entry {
     fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: BinaryHeap is a max-heap and we want the nearest first.
-        other.dist.total_cmp(&self.dist).then_with(|| other.cell.cmp(&self.cell))
+        self.value.total_cmp(&other.value).then_with(|| other.cell.cmp(&self.cell))
+    }
+}
+
+impl BestFirst {
+    /// Starts a sweep over a space of `len` cells.
+    pub(crate) fn begin(&mut self, len: usize) {
+        if self.seen.len() != len || self.generation == u32::MAX {
+            self.best = vec![0.0; len];
+            self.seen = vec![0; len];
+            self.settled = vec![0; len];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.heap.clear();
+    }
+
+    /// Offers `value` to `cell`; it is queued if it beats what the cell has (or the cell
+    /// has nothing yet) and the cell is not settled.
+    pub(crate) fn offer(&mut self, cell: usize, value: f32) {
+        let g = self.generation;
+        if self.settled[cell] == g || (self.seen[cell] == g && value <= self.best[cell]) {
+            return;
+        }
+        self.seen[cell] = g;
+        self.best[cell] = value;
+        self.heap.push(Entry { value, cell });
+    }
+
+    /// Settles cells largest first until the queue is empty: `visit(cell, value)` once per
+    /// cell, then `expand(cell, value, neighbour, distance)` for each walkable neighbour,
+    /// which returns the value to offer that neighbour, if any.
+    pub(crate) fn run<S: Space>(
+        &mut self,
+        space: &S,
+        mut visit: impl FnMut(usize, f32),
+        mut expand: impl FnMut(usize, f32, usize, f32) -> Option<f32>,
+    ) {
+        while let Some(Entry { value, cell }) = self.heap.pop() {
+            let g = self.generation;
+            if self.settled[cell] == g || value < self.best[cell] {
+                continue; // settled already, or a stale entry
+            }
+            self.settled[cell] = g;
+            visit(cell, value);
+            space.for_each_neighbour(cell, |next, dist| {
+                if let Some(v) = expand(cell, value, next, dist) {
+                    self.offer(next, v);
+                }
+            });
+        }
     }
 }
 
@@ -70,51 +130,21 @@ impl PathScratch {
         limit: f32,
         mut visit: impl FnMut(usize, f32),
     ) {
-        self.reset(space.len());
+        let len = space.len();
+        self.0.begin(len);
         for &(cell, d) in starts {
-            if cell < space.len() && space.is_walkable(cell) && d <= limit && d < self.dist[cell] {
-                self.improve(cell, d);
+            if cell < len && space.is_walkable(cell) && d <= limit {
+                self.0.offer(cell, -d);
             }
         }
-        while let Some(Frontier { dist, cell }) = self.heap.pop() {
-            if dist > self.dist[cell] {
-                continue; // a stale entry: the cell was reached more cheaply since
-            }
-            visit(cell, dist);
-            let Self { dist: best, touched, heap } = self;
-            space.for_each_neighbour(cell, |next, step| {
-                let d = dist + step;
-                if d <= limit && d < best[next] {
-                    if best[next] == f32::INFINITY {
-                        touched.push(next);
-                    }
-                    best[next] = d;
-                    heap.push(Frontier { dist: d, cell: next });
-                }
-            });
-        }
-    }
-
-    fn improve(&mut self, cell: usize, d: f32) {
-        if self.dist[cell] == f32::INFINITY {
-            self.touched.push(cell);
-        }
-        self.dist[cell] = d;
-        self.heap.push(Frontier { dist: d, cell });
-    }
-
-    /// Clears only what the last sweep touched, so a small sweep on a big map stays small.
-    fn reset(&mut self, len: usize) {
-        if self.dist.len() != len {
-            self.dist.clear();
-            self.dist.resize(len, f32::INFINITY);
-        } else {
-            for &c in &self.touched {
-                self.dist[c] = f32::INFINITY;
-            }
-        }
-        self.touched.clear();
-        self.heap.clear();
+        self.0.run(
+            space,
+            |cell, v| visit(cell, -v),
+            |_, v, _, step| {
+                let d = -v + step;
+                (d <= limit).then_some(-d)
+            },
+        );
     }
 }
 

@@ -38,7 +38,6 @@
 //! # Ok::<(), influence::Error>(())
 //! ```
 
-mod best_first;
 mod diffuse;
 mod events;
 mod flood;

@@ -29,11 +29,11 @@
 //! `[threshold, threshold / momentum)` stay at 0 for ever. With momentum 0 nothing moves
 //! and the steady state is the seeds alone.
 
-use super::best_first::BestFirst;
 use super::diffuse::{settle, CoefCache, DecayKind, Diffusion, Exp, Lin, Rule};
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;
+use crate::paths::BestFirst;
 use crate::source::Mode;
 use crate::space::Space;
 
