@@ -61,5 +61,5 @@ pub use glam;
 pub use layer::Layer;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
-pub use space::{Connectivity, Grid, Space, MAX_CELLS};
+pub use space::{Connectivity, Graph, Grid, Space, MAX_CELLS};
 pub use stamp::Stamper;

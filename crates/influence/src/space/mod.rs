@@ -7,9 +7,12 @@
 //! neighbours abstraction of the `pathfinding` crate). Grid-only work (bilinear sampling,
 //! stamping kernels, row-wise fast paths) lives on [`Grid`] itself.
 
+mod graph;
+mod graph_io;
 mod grid;
 mod movingai;
 
+pub use graph::{Edge, Graph, GraphNode, MAX_ARCS, MAX_NODES};
 pub use grid::{Connectivity, Grid, MAX_CELLS};
 
 use glam::Vec3;
