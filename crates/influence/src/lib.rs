@@ -53,6 +53,7 @@ pub mod render;
 pub mod source;
 pub mod space;
 pub mod stamp;
+pub mod stamp_space;
 
 pub use analysis::Analysis;
 pub use error::Error;
@@ -61,5 +62,6 @@ pub use glam;
 pub use layer::Layer;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
-pub use space::{Connectivity, Graph, Grid, Space, MAX_CELLS};
+pub use space::{Connectivity, Graph, Grid, Locate, Space, MAX_CELLS};
 pub use stamp::Stamper;
+pub use stamp_space::SpaceStamper;

@@ -10,10 +10,12 @@
 mod graph;
 mod graph_io;
 mod grid;
+mod locate;
 mod movingai;
 
 pub use graph::{Edge, Graph, GraphNode, MAX_ARCS, MAX_NODES};
 pub use grid::{Connectivity, Grid, MAX_CELLS};
+pub use locate::Locate;
 
 use glam::Vec3;
 
