@@ -50,6 +50,7 @@ pub mod query;
 pub mod reference;
 pub mod registry;
 pub mod render;
+pub mod route;
 pub mod source;
 pub mod space;
 pub mod stamp;
