@@ -368,15 +368,59 @@ impl Graph {
     /// edge; lengths are always given.
     pub fn edges(&self) -> Vec<Edge> {
         let mut out = Vec::new();
-        for (a, b, l) in self.arcs() {
-            let back = self.arcs_from(b).any(|(t, m)| t == a && m.to_bits() == l.to_bits());
-            if !back {
-                out.push(Edge::new(a, b).with_length(l).one_way());
-            } else if a < b {
-                out.push(Edge::new(a, b).with_length(l));
+        for a in 0..self.len() {
+            let arcs = self.arc_range(a);
+            let mut k = arcs.start;
+            while k < arcs.end {
+                let b = self.targets[k] as usize;
+                let end = k + self.targets[k..arcs.end].iter().take_while(|&&t| t as usize == b).count();
+                if b > a {
+                    // Pair the lengths both ways (each list sorted), as a merge.
+                    let forward = &self.lengths[k..end];
+                    let back_range = self.arc_range(b);
+                    let back: Vec<f32> = self.targets[back_range.clone()]
+                        .iter()
+                        .zip(&self.lengths[back_range])
+                        .filter(|(&t, _)| t as usize == a)
+                        .map(|(_, &l)| l)
+                        .collect();
+                    let (mut i, mut j) = (0, 0);
+                    while i < forward.len() || j < back.len() {
+                        let (f, r) = (forward.get(i), back.get(j));
+                        match (f, r) {
+                            (Some(&f), Some(&r)) if f.to_bits() == r.to_bits() => {
+                                out.push(Edge::new(a, b).with_length(f));
+                                (i, j) = (i + 1, j + 1);
+                            }
+                            (Some(&f), Some(&r)) if f.total_cmp(&r).is_lt() => {
+                                out.push(Edge::new(a, b).with_length(f).one_way());
+                                i += 1;
+                            }
+                            (Some(&f), None) => {
+                                out.push(Edge::new(a, b).with_length(f).one_way());
+                                i += 1;
+                            }
+                            (_, Some(&r)) => {
+                                out.push(Edge::new(b, a).with_length(r).one_way());
+                                j += 1;
+                            }
+                            (None, None) => unreachable!("the loop runs while a list has lengths left"),
+                        }
+                    }
+                } else if !self.arc_range(b).any(|m| self.targets[m] as usize == a) {
+                    // Arcs a → b with b < a and nothing back: not seen from b's side.
+                    out.extend(
+                        self.lengths[k..end].iter().map(|&l| Edge::new(a, b).with_length(l).one_way()),
+                    );
+                }
+                k = end;
             }
         }
         out
+    }
+
+    fn arc_range(&self, i: usize) -> std::ops::Range<usize> {
+        self.offsets[i] as usize..self.offsets[i + 1] as usize
     }
 
     /// The walkable node nearest to `p` in a straight line (3D), ties to the lower index;
