@@ -21,7 +21,6 @@
 //! touches few cells of a big map clears nothing; [`Router::find_into`] reuses the caller's
 //! [`Route`] too, so per-frame searches allocate nothing once warm.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use glam::Vec3;
@@ -29,6 +28,10 @@ use glam::Vec3;
 use crate::error::{non_negative, Error};
 use crate::layer::Layer;
 use crate::space::Space;
+
+/// The most cells a [`Router`] searches: parents are stored as `u32`. Grids and graphs
+/// hold at most 2²⁸ cells, well within it.
+pub const MAX_SEARCH: usize = u32::MAX as usize;
 
 /// What a step costs: its length, plus `weight` per unit of positive layer value entered.
 ///
@@ -133,30 +136,45 @@ pub struct Route {
     pub expanded: usize,
 }
 
-/// Queue entry: smallest estimate first, then the larger cost so far (nearer the goal),
-/// then the smaller cell index.
-#[derive(Debug, Clone, Copy)]
+/// Queue entry, ordered for a max-heap so that the smallest estimate comes first, then the
+/// larger cost so far (nearer the goal), then the smaller cell. Costs are never negative, so
+/// their bit patterns order as the numbers do, and one integer comparison decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Entry {
-    f: f32,
-    g: f32,
-    cell: usize,
+    /// `!(f bits << 32 | !g bits)`: larger for smaller `f`, then for larger `g`.
+    key: u64,
+    /// `!cell`: larger for the smaller cell.
+    cell: u32,
 }
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl Entry {
+    #[inline]
+    fn new(f: f32, g: f32, cell: usize) -> Self {
+        let key = u64::from(f.to_bits()) << 32 | u64::from(!g.to_bits());
+        Self { key: !key, cell: !(cell as u32) }
+    }
+
+    #[inline]
+    fn g(self) -> f32 {
+        f32::from_bits(!(!self.key as u32))
+    }
+
+    #[inline]
+    fn cell(self) -> usize {
+        (!self.cell) as usize
     }
 }
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.f.total_cmp(&self.f).then(self.g.total_cmp(&other.g)).then(other.cell.cmp(&self.cell))
-    }
+
+/// What a search knows of one cell, kept together so a step touches one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    /// Best cost found to the cell.
+    g: f32,
+    /// The length of that route.
+    dist: f32,
+    parent: u32,
+    /// Equal to the search's generation when the fields above are current.
+    seen: u32,
 }
 
 /// Reusable search scratch: best costs and parents valid for the current generation only.
@@ -182,11 +200,7 @@ impl Ord for Entry {
 /// ```
 #[derive(Debug, Default, Clone)]
 pub struct Router {
-    g: Vec<f32>,
-    /// Length of the best route found so far to each cell (beside its cost `g`).
-    dist: Vec<f32>,
-    parent: Vec<usize>,
-    seen: Vec<u32>,
+    nodes: Vec<Node>,
     generation: u32,
     heap: BinaryHeap<Entry>,
 }
@@ -274,18 +288,21 @@ impl Router {
         self.search_cells(space, start, goal, cost, &mut |c| h(space.position(c)), route)
     }
 
-    fn search_cells<S: Space>(
+    fn search_cells<S: Space, H: FnMut(usize) -> f32>(
         &mut self,
         space: &S,
         start: usize,
         goal: usize,
         cost: &Cost,
-        h: &mut dyn FnMut(usize) -> f32,
+        h: &mut H,
         route: &mut Route,
     ) -> Result<bool, Error> {
         let len = space.len();
         if let Some(layer) = cost.layer {
             assert_eq!(layer.len(), len, "cost layer was not made for this space");
+        }
+        if len > MAX_SEARCH {
+            return Err(Error::TooMany { what: "cells", count: len, max: MAX_SEARCH });
         }
         for c in [start, goal] {
             if c >= len {
@@ -299,14 +316,15 @@ impl Router {
         route.expanded = 0;
         self.begin(len);
         let gen = self.generation;
-        self.g[start] = 0.0;
-        self.dist[start] = 0.0;
-        self.seen[start] = gen;
-        self.parent[start] = start;
-        self.heap.push(Entry { f: h(start), g: 0.0, cell: start });
+        self.nodes[start] = Node { g: 0.0, dist: 0.0, parent: start as u32, seen: gen };
+        // Costs are never negative, so neither is a useful estimate; the queue key needs it.
+        let mut h = |c: usize| h(c).max(0.0) + 0.0;
+        self.heap.push(Entry::new(h(start), 0.0, start));
         let mut found = false;
-        while let Some(Entry { g, cell, .. }) = self.heap.pop() {
-            if g > self.g[cell] {
+        while let Some(entry) = self.heap.pop() {
+            let (g, cell) = (entry.g(), entry.cell());
+            let here = self.nodes[cell];
+            if g > here.g {
                 continue; // stale: reached more cheaply since
             }
             route.expanded += 1;
@@ -314,16 +332,13 @@ impl Router {
                 found = true;
                 break;
             }
-            let Self { g: best, dist, parent, seen, heap, .. } = self;
-            let walked = dist[cell];
+            let Self { nodes, heap, .. } = self;
             space.for_each_neighbour(cell, |j, d| {
                 let next = g + cost.step(d, j);
-                if seen[j] != gen || next < best[j] {
-                    seen[j] = gen;
-                    best[j] = next;
-                    dist[j] = walked + d;
-                    parent[j] = cell;
-                    heap.push(Entry { f: next + h(j), g: next, cell: j });
+                let n = &mut nodes[j];
+                if n.seen != gen || next < n.g {
+                    *n = Node { g: next, dist: here.dist + d, parent: cell as u32, seen: gen };
+                    heap.push(Entry::new(next + h(j), next, j));
                 }
             });
         }
@@ -338,23 +353,20 @@ impl Router {
         let mut c = goal;
         route.cells.push(c);
         while c != start {
-            c = self.parent[c];
+            c = self.nodes[c].parent as usize;
             route.cells.push(c);
         }
         route.cells.reverse();
-        route.cost = self.g[goal];
+        route.cost = self.nodes[goal].g;
+        route.length = self.nodes[goal].dist;
         route.exposure = route.cells.iter().map(|&c| cost.value(c)).sum();
-        route.length = self.dist[goal];
         Ok(true)
     }
 
     /// Starts a search over `len` cells: a new generation, and the heap emptied.
     fn begin(&mut self, len: usize) {
-        if self.seen.len() != len || self.generation == u32::MAX {
-            self.g = vec![f32::INFINITY; len];
-            self.dist = vec![0.0; len];
-            self.parent = vec![0; len];
-            self.seen = vec![0; len];
+        if self.nodes.len() != len || self.generation == u32::MAX {
+            self.nodes = vec![Node::default(); len];
             self.generation = 0;
         }
         self.generation += 1;
@@ -388,6 +400,34 @@ mod tests {
         let route = r.find(&grid, 0, 6, &Cost::distance(), Heuristic::Octile).unwrap().unwrap();
         assert_eq!(route.cells, vec![0, 3, 6]);
         assert_eq!(route.length, 2.0);
+    }
+
+    #[test]
+    fn queue_order_is_smallest_estimate_then_largest_cost_then_lowest_cell() {
+        let mut heap = BinaryHeap::new();
+        for (f, g, c) in [
+            (2.0, 1.0, 5),
+            (1.0, 0.5, 9),
+            (1.0, 0.75, 7),
+            (1.0, 0.75, 3),
+            (0.0, 0.0, 1),
+            (f32::INFINITY, 1.0, 0),
+        ] {
+            heap.push(Entry::new(f, g, c));
+        }
+        let order: Vec<(f32, usize)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.g(), e.cell())).collect();
+        assert_eq!(order, vec![(0.0, 1), (0.75, 3), (0.75, 7), (0.5, 9), (1.0, 5), (1.0, 0)]);
+    }
+
+    #[test]
+    fn useless_estimates_are_clamped_not_trusted() {
+        let grid = Grid::new(6, 6).unwrap();
+        let mut r = Router::new();
+        let best = r.find(&grid, 0, 35, &Cost::distance(), Heuristic::Zero).unwrap().unwrap();
+        for h in [-5.0, f32::NAN, -0.0] {
+            let got = r.find_with(&grid, 0, 35, &Cost::distance(), |_| h).unwrap().unwrap();
+            assert_eq!(got.cost, best.cost, "{h}");
+        }
     }
 
     #[test]
