@@ -105,7 +105,9 @@ impl Graph {
                 return Err(syntax(line, format!("unexpected {w:?} at the end of the line")));
             }
         }
-        Graph::from_edges(positions, edges).and_then(|g| g.with_blocked(blocked)).map_err(|e| lines.locate(&e))
+        Graph::from_edges(positions, edges)
+            .and_then(|g| g.with_blocked(blocked))
+            .map_err(|e| lines.locate(&e))
     }
 
     /// Reads and parses a text graph file (see [`Graph::from_text`]).
