@@ -122,6 +122,7 @@ proptest! {
                 }
                 touching.sort_unstable();
                 let mut joined: Vec<usize> = g.arcs_from(a).map(|(b, _)| b).collect();
+                joined.sort_unstable();
                 joined.dedup();
                 prop_assert_eq!(joined, touching);
             }

@@ -11,8 +11,9 @@
 //! analysis and path search run on it unchanged.
 //!
 //! Arcs are stored compressed (CSR: an offset per node into one array of targets and one of
-//! lengths), sorted by target, so a sweep over a node's neighbours reads two contiguous
-//! slices. Positions are indexed by an R*-tree ([`rstar`]) for [`Graph::nearest`].
+//! lengths), so a sweep over a node's neighbours reads two contiguous slices; each node's
+//! arcs are sorted by length, so the diffusion step's exponentials are computed once per
+//! distinct length rather than once per arc. Positions are indexed by an R*-tree ([`rstar`]) for [`Graph::nearest`].
 //!
 //! ## The text format
 //!
@@ -228,11 +229,13 @@ impl Graph {
         Ok(Self::from_arcs(positions, vec![false; n], arcs))
     }
 
-    /// Builds the CSR from checked arcs: a counting sort by tail, then each node's arcs by
-    /// head and length, so equal inputs in any order give equal graphs.
+    /// Builds the CSR from checked arcs, sorted by tail, then length, then head, so equal
+    /// inputs in any order give equal graphs. Length before head puts equal lengths side by
+    /// side: the diffusion step computes one exponential per run of equal lengths (its
+    /// coefficient cache holds the last one), not one per arc.
     fn from_arcs(positions: Vec<Vec3>, blocked: Vec<bool>, mut arcs: Vec<(u32, u32, f32)>) -> Self {
         let n = positions.len();
-        arcs.sort_unstable_by(|x, y| (x.0, x.1).cmp(&(y.0, y.1)).then(x.2.total_cmp(&y.2)));
+        arcs.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.2.total_cmp(&y.2)).then(x.1.cmp(&y.1)));
         let mut offsets = vec![0u32; n + 1];
         for &(a, _, _) in &arcs {
             offsets[a as usize + 1] += 1;
@@ -348,7 +351,7 @@ impl Graph {
         self.targets.len()
     }
 
-    /// The arcs leaving node `i` as `(head, length)`, sorted by head, including arcs to
+    /// The arcs leaving node `i` as `(head, length)`, by length then head, including arcs to
     /// blocked nodes (which [`Space::for_each_neighbour`] skips).
     ///
     /// # Panics
@@ -358,7 +361,7 @@ impl Graph {
         self.targets[range.clone()].iter().map(|&t| t as usize).zip(self.lengths[range].iter().copied())
     }
 
-    /// Every arc as `(tail, head, length)`, by tail then head.
+    /// Every arc as `(tail, head, length)`, by tail, then length, then head.
     pub fn arcs(&self) -> impl Iterator<Item = (usize, usize, f32)> + '_ {
         (0..self.len()).flat_map(move |a| self.arcs_from(a).map(move |(b, l)| (a, b, l)))
     }
@@ -367,60 +370,43 @@ impl Graph {
     /// opposite arcs of equal length becomes one undirected edge, every other arc a one-way
     /// edge; lengths are always given.
     pub fn edges(&self) -> Vec<Edge> {
+        // Each arc keyed by its unordered pair and direction, then merged pair by pair: a
+        // forward and a backward arc of equal length make one undirected edge.
+        let mut keyed: Vec<(usize, usize, bool, u32)> =
+            self.arcs().map(|(a, b, l)| (a.min(b), a.max(b), a > b, l.to_bits())).collect();
+        keyed.sort_unstable_by(|x, y| {
+            (x.0, x.1, x.2).cmp(&(y.0, y.1, y.2)).then(f32::from_bits(x.3).total_cmp(&f32::from_bits(y.3)))
+        });
         let mut out = Vec::new();
-        for a in 0..self.len() {
-            let arcs = self.arc_range(a);
-            let mut k = arcs.start;
-            while k < arcs.end {
-                let b = self.targets[k] as usize;
-                let end = k + self.targets[k..arcs.end].iter().take_while(|&&t| t as usize == b).count();
-                if b > a {
-                    // Pair the lengths both ways (each list sorted), as a merge.
-                    let forward = &self.lengths[k..end];
-                    let back_range = self.arc_range(b);
-                    let back: Vec<f32> = self.targets[back_range.clone()]
-                        .iter()
-                        .zip(&self.lengths[back_range])
-                        .filter(|(&t, _)| t as usize == a)
-                        .map(|(_, &l)| l)
-                        .collect();
-                    let (mut i, mut j) = (0, 0);
-                    while i < forward.len() || j < back.len() {
-                        let (f, r) = (forward.get(i), back.get(j));
-                        match (f, r) {
-                            (Some(&f), Some(&r)) if f.to_bits() == r.to_bits() => {
-                                out.push(Edge::new(a, b).with_length(f));
-                                (i, j) = (i + 1, j + 1);
-                            }
-                            (Some(&f), Some(&r)) if f.total_cmp(&r).is_lt() => {
-                                out.push(Edge::new(a, b).with_length(f).one_way());
-                                i += 1;
-                            }
-                            (Some(&f), None) => {
-                                out.push(Edge::new(a, b).with_length(f).one_way());
-                                i += 1;
-                            }
-                            (_, Some(&r)) => {
-                                out.push(Edge::new(b, a).with_length(r).one_way());
-                                j += 1;
-                            }
-                            (None, None) => unreachable!("the loop runs while a list has lengths left"),
-                        }
+        let mut k = 0;
+        while k < keyed.len() {
+            let (lo, hi) = (keyed[k].0, keyed[k].1);
+            let end = k + keyed[k..].iter().take_while(|e| (e.0, e.1) == (lo, hi)).count();
+            let split = k + keyed[k..end].iter().take_while(|e| !e.2).count();
+            let (forward, back) = (&keyed[k..split], &keyed[split..end]);
+            let (mut i, mut j) = (0, 0);
+            while i < forward.len() || j < back.len() {
+                let f = forward.get(i).map(|e| f32::from_bits(e.3));
+                let r = back.get(j).map(|e| f32::from_bits(e.3));
+                match (f, r) {
+                    (Some(f), Some(r)) if f.to_bits() == r.to_bits() => {
+                        out.push(Edge::new(lo, hi).with_length(f));
+                        (i, j) = (i + 1, j + 1);
                     }
-                } else if !self.arc_range(b).any(|m| self.targets[m] as usize == a) {
-                    // Arcs a → b with b < a and nothing back: not seen from b's side.
-                    out.extend(
-                        self.lengths[k..end].iter().map(|&l| Edge::new(a, b).with_length(l).one_way()),
-                    );
+                    (Some(f), r) if r.is_none_or(|r| f.total_cmp(&r).is_lt()) => {
+                        out.push(Edge::new(lo, hi).with_length(f).one_way());
+                        i += 1;
+                    }
+                    (_, Some(r)) => {
+                        out.push(Edge::new(hi, lo).with_length(r).one_way());
+                        j += 1;
+                    }
+                    (_, None) => unreachable!("the loop runs while a list has lengths left"),
                 }
-                k = end;
             }
+            k = end;
         }
         out
-    }
-
-    fn arc_range(&self, i: usize) -> std::ops::Range<usize> {
-        self.offsets[i] as usize..self.offsets[i + 1] as usize
     }
 
     /// The walkable node nearest to `p` in a straight line (3D), ties to the lower index;
