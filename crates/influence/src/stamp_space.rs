@@ -15,7 +15,7 @@
 //! * [`Metric::Manhattan`], [`Metric::Octile`]: the metric's horizontal length plus the
 //!   height difference.
 //!
-//! A [`Falloff::Point`](crate::Falloff::Point) source writes its strength into the located
+//! A [`Falloff::Point`] source writes its strength into the located
 //! cell alone. Blocked cells never receive influence. On a grid, path stamping here equals
 //! [`Stamper`](crate::Stamper)'s bit for bit, and the straight metrics agree to float
 //! rounding (the grid path measures in cell units).

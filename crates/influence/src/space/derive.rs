@@ -1,14 +1,4 @@
-//! Graphs derived from a grid, each keeping the map from grid cells to graph nodes so grid
-//! layers can be summarised onto the graph and graph layers spread back over the grid.
-//!
-//! "The Core Mechanics of Influence Mapping" (Champandard) weighs two of the representations
-//! built here. A *coarse grid* lowers the resolution, but "causes certain grid cells to span
-//! over obstacles": a block cut in two by a wall would join the rooms on both sides if it
-//! were one node. [`DerivedGraph::coarse`] therefore makes one node per *connected part* of
-//! a block's walkable cells, so a split block becomes several nodes and influence crosses
-//! the wall only where the grid does. An *area graph* clusters rooms and corridors into
-//! areas, the navigation hierarchy the article suggests reusing; [`DerivedGraph::areas`]
-//! grows areas from seeds placed where the map is most open.
+//! Graphs derived from a grid: see [`DerivedGraph`].
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, VecDeque};
@@ -39,7 +29,17 @@ pub enum Reduce {
     Sum,
 }
 
-/// A graph built from a grid, with the cell → node map both ways.
+/// Graphs derived from a grid, each keeping the map from grid cells to graph nodes so grid
+/// layers can be summarised onto the graph and graph layers spread back over the grid.
+///
+/// "The Core Mechanics of Influence Mapping" (Champandard) weighs two of the representations
+/// built here. A *coarse grid* lowers the resolution, but "causes certain grid cells to span
+/// over obstacles": a block cut in two by a wall would join the rooms on both sides if it
+/// were one node. [`DerivedGraph::coarse`] therefore makes one node per *connected part* of
+/// a block's walkable cells, so a split block becomes several nodes and influence crosses
+/// the wall only where the grid does. An *area graph* clusters rooms and corridors into
+/// areas, the navigation hierarchy the article suggests reusing; [`DerivedGraph::areas`]
+/// grows areas from seeds placed where the map is most open.
 ///
 /// ```
 /// use influence::{space::{DerivedGraph, Reduce}, Grid, Layer, Space};

@@ -1,46 +1,4 @@
-//! Graphs: waypoint networks, navmesh polygons, area graphs — any set of points in 3D
-//! joined by edges of known length.
-//!
-//! "The Core Mechanics of Influence Mapping" (Champandard) lists the representations an
-//! influence map can live on — a 2D grid, an area graph, a waypoint network (which "you can
-//! easily wrap over multiple levels of a building"), a coarse grid — and runs the same
-//! propagation over each; Tayebi ("Influence Maps in Game AI") builds his on a waypoint
-//! graph. A [`Graph`] is such a representation: nodes at 3D positions (so floors stack),
-//! some blocked, joined by undirected edges or one-way arcs. It implements [`Space`], so the
-//! diffusion step, steady state, sparse diffusion, memory layers, flood fill, queries,
-//! analysis and path search run on it unchanged.
-//!
-//! Arcs are stored compressed (CSR: an offset per node into one array of targets and one of
-//! lengths), so a sweep over a node's neighbours reads two contiguous slices; each node's
-//! arcs are sorted by length, so the diffusion step's exponentials are computed once per
-//! distinct length rather than once per arc. Positions are indexed by an R*-tree ([`rstar`]) for [`Graph::nearest`].
-//!
-//! ## The text format
-//!
-//! One item per line; `#` starts a comment; blank lines are ignored; numbers are separated
-//! by white space. Nodes are numbered from 0 in the order their lines appear.
-//!
-//! ```text
-//! # two floors, 3 m apart, joined by a stair
-//! n 0 0 0            # node 0 at (0, 0, 0)
-//! n 4 0 0
-//! n 4 0 3
-//! n 0 0 3 blocked    # a node units cannot use (yet)
-//! e 0 1              # an undirected edge; its length is the distance between the nodes
-//! e 1 2 5.0          # ... or the length given (a stair is longer than the drop)
-//! d 2 3              # a one-way arc from node 2 to node 3, optionally with a length
-//! ```
-//!
-//! Errors name the line ([`Error::MapFormat`]), including the typed checks below. With
-//! the `serde` feature the same graph reads and writes as JSON ([`Graph::from_json`]).
-//!
-//! ## Directed graphs and diffusion
-//!
-//! [`Space::for_each_neighbour`] lists the arcs *leaving* a node, which is what path search
-//! and path-distance stamping follow. The diffusion step *pulls*: a node takes the best of
-//! its neighbours' values, so on a graph with one-way arcs influence spreads against the
-//! arcs. Diffuse over [`Graph::reversed`] to spread it along them (on undirected graphs the
-//! two are the same).
+//! The graph space: see [`Graph`].
 
 use glam::Vec3;
 use rstar::primitives::GeomWithData;
@@ -133,7 +91,53 @@ pub struct GraphNode {
 
 type Entry = GeomWithData<[f32; 3], u32>;
 
-/// Nodes at 3D positions joined by edges with lengths, stored as CSR; a [`Space`].
+/// Nodes at 3D positions joined by edges with lengths, stored as CSR; a [`Space`]:
+/// waypoint networks, navmesh polygons, area graphs.
+///
+/// "The Core Mechanics of Influence Mapping" (Champandard) lists the representations an
+/// influence map can live on — a 2D grid, an area graph, a waypoint network (which "you can
+/// easily wrap over multiple levels of a building"), a coarse grid — and runs the same
+/// propagation over each; Tayebi ("Influence Maps in Game AI") builds his on a waypoint
+/// graph. A [`Graph`] is such a representation: nodes at 3D positions (so floors stack),
+/// some blocked, joined by undirected edges or one-way arcs. It implements [`Space`], so the
+/// diffusion step, steady state, sparse diffusion, memory layers, flood fill, queries,
+/// analysis and path search run on it unchanged.
+///
+/// Arcs are stored compressed (CSR: an offset per node into one array of targets and one of
+/// lengths), so a sweep over a node's neighbours reads two contiguous slices; each node's
+/// arcs are sorted by length, so the diffusion step's exponentials are computed once per
+/// distinct length rather than once per arc. Positions are indexed by an R*-tree
+/// ([`rstar`]) for [`Graph::nearest`].
+///
+/// ## The text format
+///
+/// One item per line; `#` starts a comment; blank lines are ignored; numbers are separated
+/// by white space. Nodes are numbered from 0 in the order their lines appear.
+///
+/// ```text
+/// # two floors, 3 m apart, joined by a stair
+/// n 0 0 0            # node 0 at (0, 0, 0)
+/// n 4 0 0
+/// n 4 0 3
+/// n 0 0 3 blocked    # a node units cannot use (yet)
+/// e 0 1              # an undirected edge; its length is the distance between the nodes
+/// e 1 2 5.0          # ... or the length given (a stair is longer than the drop)
+/// d 2 3              # a one-way arc from node 2 to node 3, optionally with a length
+/// ```
+///
+/// [`Graph::from_text`] reads it; errors name the line ([`Error::MapFormat`]), including the
+/// checks of [`Graph::from_edges`]. With the `serde` feature the same graph reads and writes
+/// as JSON (`Graph::from_json`, `Graph::to_json`).
+///
+/// ## Directed graphs and diffusion
+///
+/// [`Space::for_each_neighbour`] lists the arcs *leaving* a node, which is what path search
+/// and path-distance stamping follow. The diffusion step *pulls*: a node takes the best of
+/// its neighbours' values, so on a graph with one-way arcs influence spreads against the
+/// arcs. Diffuse over [`Graph::reversed`] to spread it along them (on undirected graphs the
+/// two are the same).
+///
+/// ## Example
 ///
 /// ```
 /// use influence::{space::Graph, glam::Vec3, Space};
@@ -302,7 +306,7 @@ impl Graph {
     }
 
     /// The same graph with every arc turned round (`a → b` becomes `b → a`): diffuse over it
-    /// to spread influence *along* one-way arcs (see the [module docs](self)).
+    /// to spread influence *along* one-way arcs (see [`Graph`]).
     #[must_use]
     pub fn reversed(&self) -> Self {
         let arcs = self.arcs().map(|(a, b, l)| (b as u32, a as u32, l)).collect();

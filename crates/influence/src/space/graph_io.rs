@@ -1,6 +1,6 @@
 //! Reading and writing graphs: the line-based text format (always), JSON (feature `serde`)
 //! and `petgraph` graphs (feature `petgraph`). The formats are described in the
-//! [graph module's documentation](super::graph).
+//! documentation of [`Graph`].
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -293,6 +293,27 @@ mod tests {
         let arcs: Vec<_> = g.arcs().collect();
         assert_eq!(arcs, vec![(0, 1, 4.0), (1, 0, 4.0), (1, 2, 9.5), (2, 0, 5.0), (2, 1, 9.5)]);
         assert_eq!(Graph::from_text(&g.to_text()).unwrap(), g);
+    }
+
+    #[test]
+    fn the_documented_example_parses() {
+        let g = Graph::from_text(
+            "# two floors, 3 m apart, joined by a stair
+n 0 0 0            # node 0 at (0, 0, 0)
+n 4 0 0
+n 4 0 3
+n 0 0 3 blocked    # a node units cannot use (yet)
+e 0 1              # an undirected edge; its length is the distance between the nodes
+e 1 2 5.0          # ... or the length given (a stair is longer than the drop)
+d 2 3              # a one-way arc from node 2 to node 3, optionally with a length
+",
+        )
+        .unwrap();
+        assert_eq!(
+            g.arcs().collect::<Vec<_>>(),
+            vec![(0, 1, 4.0), (1, 0, 4.0), (1, 2, 5.0), (2, 3, 4.0), (2, 1, 5.0)]
+        );
+        assert!(!g.is_walkable(3));
     }
 
     #[test]
