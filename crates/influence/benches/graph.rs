@@ -10,6 +10,13 @@
 //!   (weight 1). Time is per batch of 16 searches.
 //!
 //! `cargo bench -p influence --bench graph -- --quick`
+//!
+//! On the 2-core development machine (noisy: runs vary by ~25 %), one run gave: step
+//! `grid_kernel` 0.15 ms, `grid_generic` 1.7 ms, `graph` 1.0 ms (64 M nodes/s); routes per
+//! batch of 16 `astar` 284 ms, `astar_influence` 503 ms, `dijkstra` 384 ms,
+//! `dijkstra_influence` 387 ms. These are the map's hardest problems (~830 long, A*
+//! expanding 10–85 % of the 197k walkable cells); with a threat layer the octile estimate
+//! is far below the true cost, so A* loses its edge over Dijkstra.
 #![allow(missing_docs)]
 
 use std::path::PathBuf;
