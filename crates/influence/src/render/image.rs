@@ -19,6 +19,13 @@ pub struct RgbImage {
 }
 
 impl RgbImage {
+    /// Wraps `width × height` RGB pixels (three bytes each, rows top to bottom) drawn by
+    /// another renderer of this module.
+    pub(crate) fn from_pixels(width: u32, height: u32, pixels: Vec<u8>) -> Self {
+        debug_assert_eq!(pixels.len(), 3 * width as usize * height as usize);
+        Self { width, height, pixels }
+    }
+
     /// Width in pixels.
     pub fn width(&self) -> u32 {
         self.width

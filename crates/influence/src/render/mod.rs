@@ -20,12 +20,14 @@
 //! ```
 
 mod colormap;
+mod graph;
 mod image;
 #[cfg(feature = "png")]
 mod png;
 mod text;
 
 pub use colormap::{diverging, sequential, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
+pub use graph::{render_graph, GraphRenderOptions, EDGE_COLOR, GRAPH_BACKGROUND, MAX_PANEL};
 pub use image::{render_rgb, Marker, RenderOptions, RgbImage, MAX_UPSCALE};
 #[cfg(feature = "png")]
 pub use png::{encode_png, write_png};
