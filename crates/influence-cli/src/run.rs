@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 
-use influence::{Analysis, Layer, Space, Stamper};
+use influence::{Analysis, Layer, Stamper};
 
 use crate::error::CliError;
 use crate::propagation::Method;

@@ -123,7 +123,7 @@ pub fn stamp_space<L: Locate>(space: &L, layer: &mut Layer, source: &Source, z: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Grid, Mode, Space, Stamper};
+    use crate::{Grid, Mode, Stamper};
 
     #[test]
     fn on_a_grid_path_stamping_equals_the_stamper_and_straight_metrics_agree() {

@@ -67,70 +67,26 @@ fn floor_of(floors: &[f32], z: f32) -> usize {
     floors.partition_point(|&f| f <= z).saturating_sub(1)
 }
 
-/// Pixels with clipping.
-struct Canvas {
-    width: i64,
-    height: i64,
-    pixels: Vec<u8>,
+/// A filled disc with a one-pixel black outline.
+fn disc(image: &mut RgbImage, (cx, cy): (i64, i64), r: i64, c: [u8; 3]) {
+    let outer = r + 1;
+    for y in -outer..=outer {
+        for x in -outer..=outer {
+            let d2 = x * x + y * y;
+            if d2 <= r * r {
+                image.put(cx + x, cy + y, c);
+            } else if d2 <= outer * outer + outer {
+                image.put(cx + x, cy + y, FRONTLINE_COLOR);
+            }
+        }
+    }
 }
 
-impl Canvas {
-    fn put(&mut self, x: i64, y: i64, c: [u8; 3]) {
-        if (0..self.width).contains(&x) && (0..self.height).contains(&y) {
-            let i = 3 * (y * self.width + x) as usize;
-            self.pixels[i..i + 3].copy_from_slice(&c);
-        }
-    }
-
-    /// A line from `a` to `b` (Bresenham), `thick` pixels wide (1 or more).
-    fn line(&mut self, a: (i64, i64), b: (i64, i64), thick: i64, c: [u8; 3]) {
-        let (mut x, mut y) = a;
-        let (dx, dy) = ((b.0 - a.0).abs(), -(b.1 - a.1).abs());
-        let (sx, sy) = (if a.0 < b.0 { 1 } else { -1 }, if a.1 < b.1 { 1 } else { -1 });
-        let mut err = dx + dy;
-        let half = thick / 2;
-        loop {
-            for oy in -half..thick - half {
-                for ox in -half..thick - half {
-                    self.put(x + ox, y + oy, c);
-                }
-            }
-            if (x, y) == b {
-                break;
-            }
-            let e2 = 2 * err;
-            if e2 >= dy {
-                err += dy;
-                x += sx;
-            }
-            if e2 <= dx {
-                err += dx;
-                y += sy;
-            }
-        }
-    }
-
-    /// A filled disc with a one-pixel black outline.
-    fn disc(&mut self, (cx, cy): (i64, i64), r: i64, c: [u8; 3]) {
-        let outer = r + 1;
-        for y in -outer..=outer {
-            for x in -outer..=outer {
-                let d2 = x * x + y * y;
-                if d2 <= r * r {
-                    self.put(cx + x, cy + y, c);
-                } else if d2 <= outer * outer + outer {
-                    self.put(cx + x, cy + y, FRONTLINE_COLOR);
-                }
-            }
-        }
-    }
-
-    /// A square outline `r` pixels from the centre.
-    fn square(&mut self, (cx, cy): (i64, i64), r: i64, c: [u8; 3]) {
-        for k in -r..=r {
-            for (x, y) in [(cx + k, cy - r), (cx + k, cy + r), (cx - r, cy + k), (cx + r, cy + k)] {
-                self.put(x, y, c);
-            }
+/// A square outline `r` pixels from the centre.
+fn square(image: &mut RgbImage, (cx, cy): (i64, i64), r: i64, c: [u8; 3]) {
+    for k in -r..=r {
+        for (x, y) in [(cx + k, cy - r), (cx + k, cy + r), (cx - r, cy + k), (cx + r, cy + k)] {
+            image.put(x, y, c);
         }
     }
 }
@@ -205,7 +161,8 @@ pub fn render_graph(graph: &Graph, layer: &Layer, opts: &GraphRenderOptions) -> 
             reason: "the image would have more than 2^28 pixels (too many floors?)",
         });
     }
-    let mut canvas = Canvas { width, height, pixels: GRAPH_BACKGROUND.repeat((width * height) as usize) };
+    // Both sides fit in u32: the pixel count is at most MAX_CELLS.
+    let mut canvas = RgbImage::filled(width as u32, height as u32, GRAPH_BACKGROUND);
     for k in 1..n {
         let x = k * (panel_w + gap) - gap;
         for y in 0..height {
@@ -238,13 +195,12 @@ pub fn render_graph(graph: &Graph, layer: &Layer, opts: &GraphRenderOptions) -> 
     }
     for i in 0..graph.len() {
         let c = if graph.is_walkable(i) { scale.color(layer[i]) } else { OBSTACLE_COLOR };
-        canvas.disc(pixel(i), r, c);
+        disc(&mut canvas, pixel(i), r, c);
     }
     for &i in &stairs {
-        canvas.square(pixel(i), r + 2, FRONTLINE_COLOR);
+        square(&mut canvas, pixel(i), r + 2, FRONTLINE_COLOR);
     }
-    // Both sides fit in u32: the pixel count is at most MAX_CELLS.
-    Ok(RgbImage::from_pixels(width as u32, height as u32, canvas.pixels))
+    Ok(canvas)
 }
 
 #[cfg(test)]
