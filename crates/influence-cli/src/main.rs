@@ -21,6 +21,7 @@ mod map;
 mod npy;
 mod output;
 mod propagation;
+mod route;
 mod run;
 mod scenario;
 mod spread;

@@ -73,6 +73,7 @@ pub fn picture(
         // The influence map shows where its front line runs.
         frontline: (layer_name == LayerName::Analysis("influence")).then(|| summary::frontline(run)),
         markers,
+        routes: run.routes.iter().flatten().map(|r| r.cells.clone()).collect(),
         ..RenderOptions::default()
     };
     render::render_rgb(&s.grid, &run.layer(layer_name), &options)

@@ -197,8 +197,8 @@ impl PropagationSpec {
                 let Some(Fixed(at)) = self.last_seen else {
                     return Err(doc.error(&key("last_seen"), "kind \"flood\" needs `last_seen = [x, y]`"));
                 };
-                let last_seen =
-                    last_seen_cell(grid, Vec2::from(at)).map_err(|m| doc.error(&key("last_seen"), m))?;
+                let last_seen = crate::map::walkable_cell(grid, Vec2::from(at))
+                    .map_err(|m| doc.error(&key("last_seen"), m))?;
                 let velocity = Vec2::from(self.velocity.map_or([0.0; 2], |v| v.0));
                 let max_steps = self.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
                 if max_steps == 0 {
@@ -244,26 +244,4 @@ impl PropagationSpec {
             None => Ok(d),
         }
     }
-}
-
-/// The walkable cell holding world position `at`.
-fn last_seen_cell(grid: &Grid, at: Vec2) -> Result<usize, String> {
-    let (x, y) = grid.cell_at(at).ok_or_else(|| {
-        let (lo, hi) = (
-            grid.origin(),
-            grid.origin() + grid.cell_size() * Vec2::new(grid.width() as f32, grid.height() as f32),
-        );
-        format!(
-            "{:?} is outside the map, which covers x {}–{}, y {}–{}",
-            at.to_array(),
-            lo.x,
-            hi.x,
-            lo.y,
-            hi.y
-        )
-    })?;
-    if grid.is_blocked(x, y) {
-        return Err(format!("{:?} is in cell ({x}, {y}), which is blocked", at.to_array()));
-    }
-    grid.index(x, y).ok_or_else(|| format!("cell ({x}, {y}) is outside the map"))
 }

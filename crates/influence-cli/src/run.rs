@@ -4,10 +4,12 @@
 
 use std::borrow::Cow;
 
+use influence::route::{Route, Router};
 use influence::{Analysis, Layer, Stamper};
 
 use crate::error::CliError;
 use crate::propagation::Method;
+use crate::route;
 use crate::scenario::{LayerName, Scenario};
 use crate::spread::{self, Chased, Diffusing};
 
@@ -22,6 +24,8 @@ pub struct Run {
     pub analysis: Analysis,
     /// The chase flood fill's heat and guess, under `[propagation] kind = "flood"`.
     pub chase: Option<Chased>,
+    /// The `[[path]]` routes, in order; `None` where the goal cannot be reached.
+    pub routes: Vec<Option<Route>>,
     /// The `[field]` sampled on the map, per team that has field sources: added to the team
     /// layers given to [`Run::with_layers`] and [`Run::set_layers`].
     fields: Vec<(usize, Layer)>,
@@ -64,6 +68,7 @@ impl Run {
             scenario,
             teams: Vec::new(),
             chase: None,
+            routes: Vec::new(),
             fields,
         };
         run.set_layers(teams, chase);
@@ -78,6 +83,10 @@ impl Run {
         self.analysis.update(&teams.iter().collect::<Vec<_>>(), self.scenario.perspective);
         self.teams = teams;
         self.chase = chase;
+        let mut router = Router::new();
+        let s = &self.scenario;
+        self.routes =
+            s.paths.iter().map(|p| route::find(&mut router, &s.grid, p, &self.layer(p.layer))).collect();
     }
 
     /// The compound maps from team `team`'s point of view.

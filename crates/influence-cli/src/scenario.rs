@@ -13,6 +13,7 @@ use crate::falloff::FalloffKind;
 use crate::field::{FieldSpec, Fields};
 use crate::map::{MapFiles, MapSpec};
 use crate::propagation::{Kind, Propagation, PropagationSpec};
+use crate::route::{PathPlan, PathSpec};
 
 /// A scenario file as written.
 #[derive(Debug, Deserialize)]
@@ -26,6 +27,8 @@ struct ScenarioFile {
     output: OutputSpec,
     propagation: Option<PropagationSpec>,
     field: Option<FieldSpec>,
+    #[serde(default, rename = "path")]
+    paths: Vec<PathSpec>,
 }
 
 /// One `[[source]]` table.
@@ -133,6 +136,8 @@ pub struct Scenario {
     pub propagation: Option<Propagation>,
     /// The `[field]` sources, per team.
     pub fields: Fields,
+    /// The `[[path]]` routes to find, in order.
+    pub paths: Vec<PathPlan>,
 }
 
 /// Reads and validates the scenario file at `path`; `map.file` resolves against its folder.
@@ -192,6 +197,12 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Cl
     let heat = kind == Some(Kind::Flood);
     let layers = output_layers(&doc, &teams, heat, spec.output.layers.as_deref())?;
     let upscale = upscale(&doc, &grid, spec.output.upscale)?;
+    let paths = spec
+        .paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p.validate(&doc, i, &grid, |name| layer_named(&teams, heat, name)))
+        .collect::<Result<_, _>>()?;
     Ok(Scenario {
         file: file.to_owned(),
         grid,
@@ -204,6 +215,7 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Cl
         notes,
         propagation,
         fields,
+        paths,
     })
 }
 

@@ -34,6 +34,30 @@ pub struct Summary {
     /// What `[propagation]` did, when the scenario has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub propagation: Option<PropagationInfo>,
+    /// One entry per `[[path]]`, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<PathInfo>,
+}
+
+/// A `[[path]]` and the route found for it.
+#[derive(Debug, Serialize)]
+pub struct PathInfo {
+    /// Start cell `[x, y]`.
+    pub from: [usize; 2],
+    /// Goal cell `[x, y]`.
+    pub to: [usize; 2],
+    /// The layer avoided.
+    pub layer: String,
+    /// Cost per unit of the layer's positive value.
+    pub weight: f32,
+    /// Whether the goal can be reached at all.
+    pub reachable: bool,
+    /// Length in world units (diagonal steps √2 cells); `None` if unreachable.
+    pub length: Option<f32>,
+    /// The layer's values summed over every cell of the route; `None` if unreachable.
+    pub exposure: Option<f32>,
+    /// The cells visited, start to goal, as `[x, y]`; empty if unreachable.
+    pub cells: Vec<[usize; 2]>,
 }
 
 /// What `[propagation]` did.
@@ -150,6 +174,21 @@ impl Summary {
             layers: s.layers.iter().map(|(name, _)| name.clone()).collect(),
             notes: s.notes.clone(),
             propagation: propagation(run),
+            paths: s
+                .paths
+                .iter()
+                .zip(&run.routes)
+                .map(|(plan, route)| PathInfo {
+                    from: grid.coords(plan.from).into(),
+                    to: grid.coords(plan.to).into(),
+                    layer: plan.layer_name.clone(),
+                    weight: plan.weight,
+                    reachable: route.is_some(),
+                    length: route.as_ref().map(|r| r.length),
+                    exposure: route.as_ref().map(|r| r.exposure),
+                    cells: route.iter().flat_map(|r| &r.cells).map(|&c| grid.coords(c).into()).collect(),
+                })
+                .collect(),
         }
     }
 }
@@ -259,6 +298,19 @@ impl fmt::Display for Summary {
                      steps (stopped: {}), {} warm cells",
                     pr.steps, pr.stop, pr.warm
                 )?;
+            }
+        }
+        for (i, p) in self.paths.iter().enumerate() {
+            let ([fx, fy], [tx, ty]) = (p.from, p.to);
+            match (p.length, p.exposure) {
+                (Some(length), Some(exposure)) => writeln!(
+                    f,
+                    "path {i}: ({fx}, {fy}) to ({tx}, {ty}) avoiding {} ×{}: length {length:.1}, exposure {exposure:.1}, {} cells",
+                    p.layer,
+                    p.weight,
+                    p.cells.len()
+                )?,
+                _ => writeln!(f, "path {i}: ({fx}, {fy}) to ({tx}, {ty}): unreachable")?,
             }
         }
         for note in &self.notes {

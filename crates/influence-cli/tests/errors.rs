@@ -405,3 +405,27 @@ fn field_sources() {
         (&format!("{BASE}\n[field]\ndimensions = 2\n"), 12, "field", "no [[field.source]] tables"),
     ]);
 }
+
+/// `BASE` with a blocked cell at (3, 2) and one `[[path]]` of the given keys.
+fn path(keys: &str) -> String {
+    format!(
+        "{}\n[[path]]\n{keys}\n",
+        BASE.replace(
+            "height = 4",
+            "height = 4\nrows = [\"........\", \"........\", \"...@....\", \"........\"]"
+        )
+    )
+}
+
+#[test]
+fn path_tables() {
+    let line = path("").lines().count(); // the first key of the [[path]] table
+    check(&[
+        (&path("from = [3.5, 2.5]\nto = [7, 1]"), line, "path[0].from", "blocked"),
+        (&path("from = [1, 1]\nto = [70, 1]"), line + 1, "path[0].to", "outside the map"),
+        (&path("from = [1, 1]\nto = [7, 1]\nlayer = \"water\""), line + 2, "path[0].layer", "water"),
+        (&path("from = [1, 1]\nto = [7, 1]\nweight = -1"), line + 2, "path[0].weight", ">= 0"),
+        (&path("from = [1, 1, 1]\nto = [7, 1]"), line, "path[0].from", "expected 2 numbers"),
+        (&path("from = [1, 1]\nto = [7, 1]\nspeed = 3"), line + 2, "path[0].speed", "unknown field"),
+    ]);
+}

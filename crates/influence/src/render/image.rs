@@ -142,9 +142,9 @@ pub struct RenderOptions {
     pub obstacles: bool,
     /// One flag per cell; flagged cells are drawn in [`FRONTLINE_COLOR`].
     pub frontline: Option<Vec<bool>>,
-    /// Cells of a route (e.g. [`Route::cells`](crate::route::Route::cells)), drawn as a black
-    /// line with a white casing through their centres, under the markers.
-    pub route: Vec<usize>,
+    /// Routes as lists of cells (e.g. [`Route::cells`](crate::route::Route::cells)), each drawn
+    /// as a black line with a white casing through its cells' centres, under the markers.
+    pub routes: Vec<Vec<usize>>,
     /// Diamonds drawn last, about two cells across.
     pub markers: Vec<Marker>,
 }
@@ -156,7 +156,7 @@ impl Default for RenderOptions {
             upscale: 1,
             obstacles: true,
             frontline: None,
-            route: Vec::new(),
+            routes: Vec::new(),
             markers: Vec::new(),
         }
     }
@@ -192,7 +192,7 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
         finite("marker x", m.at.x)?;
         finite("marker y", m.at.y)?;
     }
-    if let Some(&bad) = opts.route.iter().find(|&&i| i >= grid.len()) {
+    if let Some(&bad) = opts.routes.iter().flatten().find(|&&i| i >= grid.len()) {
         return Err(Error::OutOfBounds { index: bad, len: grid.len() });
     }
     let (w, h) = (grid.width() * s as usize, grid.height() * s as usize);
@@ -232,7 +232,7 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
     };
     let thick = (s / 3).max(1);
     for (width, color) in [(thick + 2, [255, 255, 255]), (thick, FRONTLINE_COLOR)] {
-        for step in opts.route.windows(2) {
+        for step in opts.routes.iter().flat_map(|r| r.windows(2)) {
             image.line(centre(step[0]), centre(step[1]), width, color);
         }
     }
@@ -335,7 +335,7 @@ mod tests {
         let grid = Grid::new(6, 3).unwrap();
         let layer = Layer::zeros(grid.len());
         let route = vec![0, 1, 2, 9, 16];
-        let opts = RenderOptions { upscale: 9, route: route.clone(), ..Default::default() };
+        let opts = RenderOptions { upscale: 9, routes: vec![route.clone()], ..Default::default() };
         let image = render_rgb(&grid, &layer, &opts).unwrap();
         for &i in &route {
             let (x, y) = grid.coords(i);
@@ -343,7 +343,7 @@ mod tests {
         }
         // Off the route the neutral colour stays.
         assert_ne!(image.pixel(5 * 9 + 4, 4), Some(FRONTLINE_COLOR));
-        let bad = RenderOptions { route: vec![0, 18], ..Default::default() };
+        let bad = RenderOptions { routes: vec![vec![0, 18]], ..Default::default() };
         assert!(matches!(render_rgb(&grid, &layer, &bad), Err(Error::OutOfBounds { index: 18, .. })));
     }
 }
