@@ -35,7 +35,7 @@
 //!
 //! All off by default; the core needs only `glam`, `thiserror` and `rstar`.
 //!
-//! - `png`: [`render::encode_png`] and [`render::write_png`] (the `png` crate, default
+//! - `png`: `render::encode_png` and `render::write_png` (the `png` crate, default
 //!   features off).
 //! - `serde`: `Serialize`/`Deserialize` for [`Connectivity`], [`Metric`], [`Mode`] and
 //!   [`query::Extreme`], and the JSON graph format (`Graph::from_json`, `Graph::to_json`).
