@@ -1,13 +1,27 @@
 //! `influence bench`: nanoseconds per cell for each kernel at several map sizes, beside a
-//! straightforward reference of the same kernel (`influence::reference`) and a plain copy of
-//! the same bytes (the memory-bandwidth floor), all measured in the same run. Speed is
-//! reported as numbers and ratios, never judged against a fixed time.
+//! straightforward reference of the same kernel (`influence::reference`, or written plainly
+//! here) and a plain copy of the map's bytes (the memory-bandwidth floor), all measured in
+//! the same run. Speed is reported as numbers and ratios, never judged against a fixed time.
+//!
+//! | kernel | fast | reference | per |
+//! | --- | --- | --- | --- |
+//! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells | `reference::stamp` | map cell |
+//! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | map cell |
+//! | `diffuse4`, `diffuse8` | one `Propagator::step_grid` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
+//! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | the reference step iterated until a step changes nothing | map cell, per solve |
+//! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | [`plain_flood`] below: whole-map scans per step | cell the fill heats |
+//!
+//! The flood's cost grows with the cells it heats, not with the map, so it is reported per
+//! heated cell; its reference scans the whole map every step (as the articles' code does),
+//! so the ratio grows with the map.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use influence::glam::Vec2;
-use influence::{Analysis, Falloff, Grid, Layer, Source, Stamper};
+use influence::glam::{Vec2, Vec3};
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState};
+use influence::reference::DiffusionReference;
+use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
 /// One kernel at one size and thread count.
@@ -21,8 +35,9 @@ pub struct Record {
     copy_ns_per_cell: f64,
 }
 
-/// The fast run and the reference run of one kernel, ready to be timed.
-type Runs = (Box<dyn FnMut()>, Box<dyn FnMut()>);
+/// The fast run and the reference run of one kernel, ready to be timed, and the number of
+/// cells a run's time is divided by.
+type Runs = (Box<dyn FnMut()>, Box<dyn FnMut()>, usize);
 
 /// A kernel under test: builds, for a `size × size` map, its [`Runs`].
 struct Kernel {
@@ -30,8 +45,14 @@ struct Kernel {
     setup: fn(usize) -> Runs,
 }
 
-const KERNELS: &[Kernel] =
-    &[Kernel { name: "stamp", setup: stamp }, Kernel { name: "algebra", setup: algebra }];
+const KERNELS: &[Kernel] = &[
+    Kernel { name: "stamp", setup: stamp },
+    Kernel { name: "algebra", setup: algebra },
+    Kernel { name: "diffuse4", setup: diffuse4 },
+    Kernel { name: "diffuse8", setup: diffuse8 },
+    Kernel { name: "steady", setup: steady },
+    Kernel { name: "flood", setup: flood },
+];
 
 /// Every kernel's name, for `--kernels` validation.
 pub fn kernel_names() -> Vec<&'static str> {
@@ -51,13 +72,14 @@ pub fn run(
         let cells = (size * size) as f64;
         let copy = copy_floor(size * size, budget) / cells;
         for kernel in KERNELS.iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name)) {
-            let (mut fast, mut reference) = (kernel.setup)(size);
+            let (mut fast, mut reference, per) = (kernel.setup)(size);
+            let per = per.max(1) as f64;
             let record = Record {
                 kernel: kernel.name,
                 size,
                 threads: 1,
-                ns_per_cell: best_time(&mut *fast, budget) / cells,
-                reference_ns_per_cell: best_time(&mut *reference, budget) / cells,
+                ns_per_cell: best_time(&mut *fast, budget) / per,
+                reference_ns_per_cell: best_time(&mut *reference, budget) / per,
                 copy_ns_per_cell: copy,
             };
             progress(&record);
@@ -83,7 +105,7 @@ pub fn line(r: &Record) -> String {
 
 /// The fastest of repeated runs, in nanoseconds: the least disturbed by other work on a
 /// shared machine. Runs at least three times and until `budget` is spent.
-fn best_time(f: &mut dyn FnMut(), budget: Duration) -> f64 {
+pub fn best_time(f: &mut dyn FnMut(), budget: Duration) -> f64 {
     let start = Instant::now();
     let mut best = f64::INFINITY;
     let mut runs = 0;
@@ -135,6 +157,7 @@ fn stamp(size: usize) -> Runs {
             influence::reference::stamp(&g2, &mut layer2, &s2);
             black_box(&layer2);
         }),
+        size * size,
     )
 }
 
@@ -153,5 +176,264 @@ fn algebra(size: usize) -> Runs {
         Box::new(move || {
             black_box(influence::reference::analysis(r2.values(), b2.values()));
         }),
+        cells,
     )
+}
+
+/// A pseudo-random sequence (xorshift), the same on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// A `size × size` map with about 10 % of its cells blocked at random, the centre kept open.
+fn walled(size: usize, connectivity: Connectivity) -> Grid {
+    let mut grid = Grid::new(size, size).expect("bench sizes are valid").with_connectivity(connectivity);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    for y in 0..size {
+        for x in 0..size {
+            if rng.next() % 10 == 0 && (x, y) != (size / 2, size / 2) {
+                grid.set_blocked(x, y, true).expect("inside the map");
+            }
+        }
+    }
+    grid
+}
+
+/// One seed of strength 1 on a walkable cell per 256 cells.
+fn seeds(grid: &Grid) -> Vec<Seed> {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let n = grid.width() * grid.height();
+    let walkable = |c: &usize| !grid.blocked()[*c];
+    (0..(n / 256).max(1))
+        .map(|_| (rng.next() % n as u64) as usize)
+        .filter(walkable)
+        .map(|c| Seed::new(c, 1.0))
+        .collect()
+}
+
+fn diffuse4(size: usize) -> Runs {
+    diffuse(size, Connectivity::Four)
+}
+
+fn diffuse8(size: usize) -> Runs {
+    diffuse(size, Connectivity::Eight)
+}
+
+/// One diffusion step, the seeds written first, after a few steps so values are spread.
+fn diffuse(size: usize, connectivity: Connectivity) -> Runs {
+    let grid = walled(size, connectivity);
+    let seeds = seeds(&grid);
+    let d = Diffusion::new(0.3, 0.5).expect("valid");
+    let mut p = Propagator::new(&grid, d);
+    for _ in 0..8 {
+        p.write_seeds(&grid, &seeds).expect("seeds on the map");
+        p.step_grid(&grid);
+    }
+    let n = size * size;
+    let mut r =
+        DiffusionReference { map: p.values().values().to_vec(), buffer: p.values().values().to_vec() };
+    let (g2, s2) = (grid.clone(), seeds.clone());
+    (
+        Box::new(move || {
+            let _ = p.write_seeds(&grid, &seeds);
+            p.step_grid(&grid);
+            black_box(p.values());
+        }),
+        Box::new(move || {
+            for s in &s2 {
+                r.buffer[s.cell] = s.strength;
+            }
+            r.step(&g2, &d);
+            black_box(&r.buffer);
+        }),
+        n,
+    )
+}
+
+/// The steady state, solved in one sweep against the reference step iterated from rest
+/// until it changes nothing (momentum 1 makes both the same map, bit for bit).
+fn steady(size: usize) -> Runs {
+    let grid = walled(size, Connectivity::Eight);
+    let seeds = seeds(&grid);
+    let d = Diffusion::new(0.5, 1.0).expect("valid");
+    let n = size * size;
+    let mut solver = SteadyState::new();
+    let mut out = Layer::for_space(&grid);
+    let g2 = grid.clone();
+    let s2 = seeds.clone();
+    (
+        Box::new(move || {
+            solver.solve(&grid, &d, &seeds, &mut out).expect("set seeds have a steady state");
+            black_box(&out);
+        }),
+        Box::new(move || {
+            black_box(iterate_until_still(&g2, &d, &s2));
+        }),
+        n,
+    )
+}
+
+/// The reference diffusion step from rest, seeds written before each step, until a step
+/// changes nothing (at most 100,000 steps); the map with the seeds written once more.
+pub fn iterate_until_still(grid: &Grid, d: &Diffusion, seeds: &[Seed]) -> Vec<f32> {
+    let n = grid.width() * grid.height();
+    let mut r = DiffusionReference { map: vec![0.0; n], buffer: vec![0.0; n] };
+    let mut previous = vec![0.0; n];
+    let write = |buffer: &mut Vec<f32>| {
+        for s in seeds {
+            buffer[s.cell] = s.strength;
+        }
+    };
+    write(&mut r.buffer);
+    for _ in 0..100_000 {
+        previous.copy_from_slice(&r.buffer);
+        r.step(grid, d);
+        write(&mut r.buffer);
+        if r.buffer == previous {
+            break;
+        }
+    }
+    r.buffer
+}
+
+/// The chase parameters of the `flood` kernel on a `size` map.
+fn chase() -> Chase {
+    Chase::new(1.0 / 64.0, usize::MAX, 48, 8.0).expect("valid")
+}
+
+/// The chase flood fill from the centre, running east, per cell it heats.
+fn flood(size: usize) -> Runs {
+    let grid = walled(size, Connectivity::Eight);
+    let start = grid.index(size / 2, size / 2).expect("inside");
+    let chase = chase();
+    let mut fill = FloodFill::new();
+    let heated = fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open").warm;
+    let g2 = grid.clone();
+    (
+        Box::new(move || {
+            black_box(fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open"));
+        }),
+        Box::new(move || {
+            black_box(plain_flood(&g2, start, Vec3::X, &chase));
+        }),
+        heated,
+    )
+}
+
+/// The chase flood fill written plainly, as the articles' code is: fresh buffers, each step
+/// a scan of the whole map to cool it, and whole-map scans for the centroid and the nearest
+/// warm cell. Returns the heat and the predicted cell, which equal `FloodFill::predict`'s.
+pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> (Vec<f32>, usize) {
+    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let n = grid.width() * grid.height();
+    let mut heat = vec![0.0f32; n];
+    let mut visited = vec![false; n];
+    let free =
+        |x: isize, y: isize| x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize);
+    let centre = |i: usize| grid.cell_center(i % grid.width(), i / grid.width()).extend(0.0);
+    let origin = centre(start);
+    let behind = |i: usize| {
+        let off = centre(i) - origin;
+        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius()
+    };
+    let eight = grid.connectivity() == Connectivity::Eight;
+    heat[start] = 1.0;
+    visited[start] = true;
+    let mut front = vec![start];
+    for _ in 0..chase.max_steps() {
+        let mut next = Vec::new();
+        for &c in &front {
+            let (x, y) = ((c % grid.width()) as isize, (c / grid.width()) as isize);
+            let mut visit = |nx: isize, ny: isize| {
+                let j = (ny * w + nx) as usize;
+                if !visited[j] && !behind(j) {
+                    visited[j] = true;
+                    next.push(j);
+                }
+            };
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                if free(x + dx, y + dy) {
+                    visit(x + dx, y + dy);
+                }
+            }
+            if eight {
+                for (dx, dy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                    if free(x + dx, y) && free(x, y + dy) && free(x + dx, y + dy) {
+                        visit(x + dx, y + dy);
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        for v in &mut heat {
+            if *v > 0.0 {
+                *v = (*v - chase.cooling()).max(0.0);
+            }
+        }
+        for &c in &next {
+            heat[c] = 1.0;
+        }
+        let too_many = next.len() > chase.max_new();
+        front = next;
+        if too_many {
+            break;
+        }
+    }
+    let (mut sum, mut weight) = ([0f64; 2], 0f64);
+    for (i, &v) in heat.iter().enumerate() {
+        if v > 0.0 {
+            let p = centre(i);
+            sum[0] += f64::from(v) * f64::from(p.x);
+            sum[1] += f64::from(v) * f64::from(p.y);
+            weight += f64::from(v);
+        }
+    }
+    let c = Vec3::new((sum[0] / weight) as f32, (sum[1] / weight) as f32, 0.0);
+    let mut best = (f32::INFINITY, start);
+    for (i, &v) in heat.iter().enumerate() {
+        let d = centre(i).distance_squared(c);
+        if v > 0.0 && d < best.0 {
+            best = (d, i);
+        }
+    }
+    (heat, best.1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plain_flood_agrees_with_the_library() {
+        for connectivity in [Connectivity::Four, Connectivity::Eight] {
+            let grid = walled(40, connectivity);
+            let start = grid.index(20, 20).unwrap();
+            for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap()] {
+                let mut fill = FloodFill::new();
+                let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();
+                let (heat, cell) = plain_flood(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase);
+                assert_eq!(fill.heat(), heat.as_slice(), "{connectivity:?}");
+                assert_eq!(p.cell, cell, "{connectivity:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn iterating_the_reference_reaches_the_steady_state() {
+        let grid = walled(48, Connectivity::Eight);
+        let seeds = seeds(&grid);
+        let d = Diffusion::new(0.5, 1.0).unwrap();
+        let mut out = Layer::for_space(&grid);
+        SteadyState::new().solve(&grid, &d, &seeds, &mut out).unwrap();
+        assert_eq!(iterate_until_still(&grid, &d, &seeds), out.values());
+    }
 }

@@ -1,20 +1,30 @@
 //! `influence`: renders influence-map scenarios (TOML) to PNG pictures, NumPy `.npy` arrays
 //! and a JSON summary. `influence demo` renders the built-in two-army scenario;
-//! `influence render SCENARIO.toml --out DIR` renders yours (see `docs/scenario.md`).
+//! `influence render SCENARIO.toml --out DIR` renders yours (see `docs/scenario.md`);
+//! `influence animate SCENARIO.toml --out DIR` writes its `[propagation]` as a GIF or PNG
+//! frames; `influence bench` measures the kernels against naive references.
 //!
 //! Exit codes: 0 on success, 2 for bad input (the message names file, line and key),
 //! 1 when the output cannot be written.
 
+mod animate;
 mod bench;
+mod bench_field;
 mod demo;
 mod doc;
 mod error;
 mod falloff;
+mod field;
+mod frames;
+mod gif_writer;
 mod map;
 mod npy;
 mod output;
+mod propagation;
+mod route;
 mod run;
 mod scenario;
+mod spread;
 mod summary;
 
 use std::path::PathBuf;
@@ -42,17 +52,67 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
+    /// Animate a scenario's [propagation]: an animated GIF and/or numbered PNG frames.
+    ///
+    /// Frame i shows the layer after i × EVERY steps, drawn as `render` draws it, on one
+    /// colour scale for all frames. Diffusion runs to its `steps`, a flood until the fill
+    /// stops, a steady state until a step changes nothing.
+    Animate {
+        /// The scenario (TOML with a [propagation] table; see docs/scenario.md).
+        scenario: PathBuf,
+        /// The folder to write into (created if missing).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// At most this many frames [default: until the propagation ends; 200 for steady].
+        #[arg(long)]
+        frames: Option<usize>,
+        /// Steps between frames.
+        #[arg(long, default_value_t = 1)]
+        every: usize,
+        /// The layer to show: a team, a compound layer, `frontline` or `heat`
+        /// [default: heat for a flood, influence otherwise].
+        #[arg(long)]
+        layer: Option<String>,
+        /// Write LAYER.gif (the default when neither --gif nor --png is given).
+        #[arg(long)]
+        gif: bool,
+        /// Write frame-0000.png, frame-0001.png, ...
+        #[arg(long)]
+        png: bool,
+        /// GIF frames per second (1 to 100).
+        #[arg(long, default_value_t = 10)]
+        fps: u16,
+    },
     /// Measure each kernel in ns per cell beside a naive reference and a plain copy.
+    ///
+    /// Kernels: stamp, algebra, diffuse4 and diffuse8 (one diffusion step on a 4- or
+    /// 8-connected map with ~10 % walls), steady (the steady state per solve, against the
+    /// reference step iterated until nothing changes), flood (the chase flood fill, per cell it
+    /// heats, against a plain whole-map version). Each is measured beside its reference and a
+    /// plain copy of the map's bytes in the same run; the best of repeated runs is reported.
+    /// Single-threaded (`threads` is 1). The JSON records are
+    /// {"kernel","size","threads","ns_per_cell","reference_ns_per_cell","copy_ns_per_cell"}.
     Bench {
-        /// Map sides to measure (square maps).
-        #[arg(long, value_delimiter = ',', default_value = "64,256,1024,4096")]
-        sizes: Vec<usize>,
+        /// Map sides to measure (square maps) [default: 64,256,1024,4096; with --quick 64,256].
+        #[arg(long, value_delimiter = ',')]
+        sizes: Option<Vec<usize>>,
         /// Only these kernels (comma-separated); all by default.
         #[arg(long, value_delimiter = ',')]
         kernels: Vec<String>,
-        /// Seconds spent on each measurement (the best run is reported).
-        #[arg(long, default_value_t = 0.3)]
-        seconds: f64,
+        /// Seconds spent on each measurement (the best run is reported) [default: 0.3; with
+        /// --quick 0.05].
+        #[arg(long)]
+        seconds: Option<f64>,
+        /// A short run for a first look: small maps, short measurements (with --field: 1,000
+        /// sources and 10,000 queries, and a 256² world).
+        #[arg(long)]
+        quick: bool,
+        /// Instead of the kernels, compare the grid-free field: index-backed queries against
+        /// brute force (field_index: 10,000 sources, 100,000 queries), and the field against
+        /// grids of several cell sizes in memory, time and accuracy (field_vs_grid). With
+        /// --json, one JSON object {"field_index": {...}, "field_vs_grid": {...}}.
+        #[arg(long, conflicts_with_all = ["sizes", "kernels"])]
+        field: bool,
         /// Print a JSON array of records instead of a table.
         #[arg(long)]
         json: bool,
@@ -75,19 +135,52 @@ fn main() -> ExitCode {
     }
 }
 
+/// Writes `text` to standard output. A reader that has gone away (`influence bench | head`)
+/// is not an error worth a message, and the output files are already written by then.
+fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
 fn execute(command: Command) -> Result<(), CliError> {
     let (scenario, out) = match command {
         Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
         Command::Demo { out } => (demo::scenario()?, out),
-        Command::Bench { sizes, kernels, seconds, json } => {
-            return benchmark(&sizes, &kernels, seconds, json)
+        Command::Bench { sizes, kernels, seconds, quick, field, json } => {
+            if field {
+                return field_benchmark(quick, seconds.unwrap_or(if quick { 0.05 } else { 0.3 }), json);
+            }
+            let sizes =
+                sizes.unwrap_or_else(|| if quick { vec![64, 256] } else { vec![64, 256, 1024, 4096] });
+            let seconds = seconds.unwrap_or(if quick { 0.05 } else { 0.3 });
+            return benchmark(&sizes, &kernels, seconds, json);
+        }
+        Command::Animate { scenario, out, frames, every, layer, gif, png, fps } => {
+            let scenario = scenario::load(&scenario)?;
+            let options = animate::Options { frames, every, layer, gif, png, fps };
+            let animation = animate::animate(&scenario, &out, &options)?;
+            say(&format!("{}\n", animate::describe(&animation, &out)));
+            return Ok(());
         }
     };
-    let run = run::Run::new(scenario);
+    let run = run::Run::new(scenario)?;
     let summary = summary::Summary::new(&run);
     let written = output::write(&run, &summary, &out)?;
-    print!("{summary}");
-    println!("wrote {} files to {}", written.len(), out.display());
+    say(&format!("{summary}wrote {} files to {}\n", written.len(), out.display()));
+    Ok(())
+}
+
+fn field_benchmark(quick: bool, seconds: f64, json: bool) -> Result<(), CliError> {
+    if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
+        return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
+    }
+    let report = bench_field::run(quick, std::time::Duration::from_secs_f64(seconds));
+    if json {
+        say(&format!("{}\n", serde_json::to_string_pretty(&report).expect("the report serialises")));
+    } else {
+        say(&bench_field::table(&report));
+    }
     Ok(())
 }
 
@@ -105,11 +198,11 @@ fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> R
     let budget = std::time::Duration::from_secs_f64(seconds);
     let records = bench::run(sizes, kernels, budget, |r| {
         if !json {
-            println!("{}", bench::line(r));
+            say(&format!("{}\n", bench::line(r)));
         }
     });
     if json {
-        println!("{}", serde_json::to_string_pretty(&records).expect("records serialise"));
+        say(&format!("{}\n", serde_json::to_string_pretty(&records).expect("records serialise")));
     }
     Ok(())
 }

@@ -117,3 +117,24 @@ fn ascii(doc: &Doc, rows: &[String], width: usize, height: usize) -> Result<Grid
         other => doc.error(&rows_key, other),
     })
 }
+/// The walkable cell holding world position `at`, or a message saying why there is none.
+pub fn walkable_cell(grid: &Grid, at: Vec2) -> Result<usize, String> {
+    let (x, y) = grid.cell_at(at).ok_or_else(|| {
+        let (lo, hi) = (
+            grid.origin(),
+            grid.origin() + grid.cell_size() * Vec2::new(grid.width() as f32, grid.height() as f32),
+        );
+        format!(
+            "{:?} is outside the map, which covers x {}–{}, y {}–{}",
+            at.to_array(),
+            lo.x,
+            hi.x,
+            lo.y,
+            hi.y
+        )
+    })?;
+    if grid.is_blocked(x, y) {
+        return Err(format!("{:?} is in cell ({x}, {y}), which is blocked", at.to_array()));
+    }
+    grid.index(x, y).ok_or_else(|| format!("cell ({x}, {y}) is outside the map"))
+}

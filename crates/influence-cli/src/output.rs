@@ -4,7 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use influence::render::{self, Marker, RenderOptions};
+use influence::render::{self, Marker, RenderOptions, RgbImage, Scale};
 
 use crate::error::CliError;
 use crate::npy;
@@ -26,35 +26,13 @@ pub fn write(run: &Run, summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, C
     fs::create_dir_all(dir).map_err(|e| CliError::output(dir, &e))?;
     let s = &run.scenario;
     let grid = &s.grid;
-    let markers: Vec<Marker> = if s.markers {
-        let color = |team| if team == s.perspective { MINE } else { THEIRS };
-        s.sources.iter().map(|(team, source)| Marker { at: source.position(), color: color(*team) }).collect()
-    } else {
-        Vec::new()
-    };
     let mut written = Vec::new();
     for (name, layer_name) in &s.layers {
-        let layer = run.layer(*layer_name);
         let npy_path = dir.join(format!("{name}.npy"));
-        npy::write(&npy_path, grid.width(), grid.height(), layer.values())
+        npy::write(&npy_path, grid.width(), grid.height(), run.layer(*layer_name).values())
             .map_err(|e| CliError::output(&npy_path, &e))?;
         let png_path = dir.join(format!("{name}.png"));
-        let options = RenderOptions {
-            upscale: s.upscale,
-            // The influence map shows where its front line runs.
-            frontline: (*layer_name == LayerName::Analysis("influence")).then(|| summary::frontline(run)),
-            markers: markers.clone(),
-            ..RenderOptions::default()
-        };
-        render::render_rgb(grid, &layer, &options)
-            .and_then(|image| render::write_png(&image, &png_path))
-            .map_err(|e| match e {
-                // The library's I/O errors already name the file.
-                influence::Error::Io { path, message } => CliError::Output { path, message },
-                other => {
-                    CliError::Output { path: png_path.display().to_string(), message: other.to_string() }
-                }
-            })?;
+        write_png(&picture(run, *layer_name, None, &png_path)?, &png_path)?;
         written.extend([png_path, npy_path]);
     }
     let json_path = dir.join("summary.json");
@@ -63,4 +41,53 @@ pub fn write(run: &Run, summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, C
     fs::write(&json_path, json + "\n").map_err(|e| fail(e.to_string()))?;
     written.push(json_path);
     Ok(written)
+}
+
+/// The marker colours pictures may use: the perspective team's, then the others'.
+pub const MARKER_COLORS: [[u8; 3]; 2] = [MINE, THEIRS];
+
+/// The picture of one layer of a run, as `render` writes it: the front line on the influence
+/// map, markers if the scenario asks for them, and `scale` (automatic when `None`). `path` is
+/// the file it is for, named if drawing fails.
+///
+/// # Errors
+/// [`CliError::Output`] naming `path` if the renderer refuses the picture.
+pub fn picture(
+    run: &Run,
+    layer_name: LayerName,
+    scale: Option<Scale>,
+    path: &Path,
+) -> Result<RgbImage, CliError> {
+    let s = &run.scenario;
+    let markers: Vec<Marker> = if s.markers {
+        let color = |team| if team == s.perspective { MINE } else { THEIRS };
+        let grid_sources = s.sources.iter().map(|(team, source)| (*team, source.position()));
+        let field_sources = s.fields.positions.iter().copied();
+        grid_sources.chain(field_sources).map(|(team, at)| Marker { at, color: color(team) }).collect()
+    } else {
+        Vec::new()
+    };
+    let options = RenderOptions {
+        scale,
+        upscale: s.upscale,
+        // The influence map shows where its front line runs.
+        frontline: (layer_name == LayerName::Analysis("influence")).then(|| summary::frontline(run)),
+        markers,
+        routes: run.routes.iter().flatten().map(|r| r.cells.clone()).collect(),
+        ..RenderOptions::default()
+    };
+    render::render_rgb(&s.grid, &run.layer(layer_name), &options)
+        .map_err(|e| CliError::Output { path: path.display().to_string(), message: e.to_string() })
+}
+
+/// Writes a picture as a PNG file.
+///
+/// # Errors
+/// [`CliError::Output`] naming the file.
+pub fn write_png(image: &RgbImage, path: &Path) -> Result<(), CliError> {
+    render::write_png(image, path).map_err(|e| match e {
+        // The library's I/O errors already name the file.
+        influence::Error::Io { path, message } => CliError::Output { path, message },
+        other => CliError::Output { path: path.display().to_string(), message: other.to_string() },
+    })
 }

@@ -4,10 +4,12 @@
 
 use std::fmt;
 
+use influence::propagate::Stop;
 use influence::query::{self, Extreme};
 use influence::{Connectivity, Grid, Layer};
 use serde::Serialize;
 
+use crate::propagation::Method;
 use crate::run::Run;
 
 /// The contents of `summary.json`.
@@ -29,6 +31,66 @@ pub struct Summary {
     pub layers: Vec<String>,
     /// Remarks that are not errors, such as sources outside the map.
     pub notes: Vec<String>,
+    /// What `[propagation]` did, when the scenario has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub propagation: Option<PropagationInfo>,
+    /// One entry per `[[path]]`, in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<PathInfo>,
+}
+
+/// A `[[path]]` and the route found for it.
+#[derive(Debug, Serialize)]
+pub struct PathInfo {
+    /// Start cell `[x, y]`.
+    pub from: [usize; 2],
+    /// Goal cell `[x, y]`.
+    pub to: [usize; 2],
+    /// The layer avoided.
+    pub layer: String,
+    /// Cost per unit of the layer's positive value.
+    pub weight: f32,
+    /// Whether the goal can be reached at all.
+    pub reachable: bool,
+    /// Length in world units (diagonal steps √2 cells); `None` if unreachable.
+    pub length: Option<f32>,
+    /// The layer's values summed over every cell of the route; `None` if unreachable.
+    pub exposure: Option<f32>,
+    /// The cells visited, start to goal, as `[x, y]`; empty if unreachable.
+    pub cells: Vec<[usize; 2]>,
+}
+
+/// What `[propagation]` did.
+#[derive(Debug, Serialize)]
+pub struct PropagationInfo {
+    /// `"diffuse"`, `"steady"` or `"flood"`.
+    pub kind: String,
+    /// 4 or 8: the connectivity the propagation walked.
+    pub neighbours: u8,
+    /// Diffusion steps taken (diffuse), or flood steps; `None` for the steady state.
+    pub steps: Option<usize>,
+    /// The chase flood fill's guess (flood only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prediction: Option<PredictionInfo>,
+}
+
+/// The flood fill's guess of where the target went.
+#[derive(Debug, Serialize)]
+pub struct PredictionInfo {
+    /// The cell the fill started from, `[x, y]`.
+    pub last_seen: [usize; 2],
+    /// The predicted cell `[x, y]`: the warm cell nearest the centroid.
+    pub cell: [usize; 2],
+    /// World position of the predicted cell's centre.
+    pub world: [f32; 2],
+    /// The heat-weighted centroid of the warm cells (may lie in a wall).
+    pub centroid: [f32; 2],
+    /// Steps the fill took.
+    pub steps: usize,
+    /// Cells still warm at the end.
+    pub warm: usize,
+    /// Why the fill stopped: `"front_empty"`, `"too_many_new"` or `"max_steps"`.
+    pub stop: &'static str,
 }
 
 /// Map size and geometry.
@@ -53,8 +115,10 @@ pub struct MapInfo {
 pub struct TeamInfo {
     /// The team's name.
     pub name: String,
-    /// How many sources it has.
+    /// How many `[[source]]` tables it has.
     pub sources: usize,
+    /// How many `[[field.source]]` tables it has.
+    pub field_sources: usize,
     /// Sum of its own layer over all cells.
     pub total: f64,
     /// The walkable cell where its own layer is highest.
@@ -87,6 +151,7 @@ impl Summary {
             .map(|(t, name)| TeamInfo {
                 name: name.clone(),
                 sources: s.sources.iter().filter(|(team, _)| *team == t).count(),
+                field_sources: s.fields.teams.iter().filter(|f| f.team == t).map(|f| f.sources).sum(),
                 total: run.teams[t].sum(),
                 peak: highest(grid, &run.teams[t]),
                 safest: highest(grid, &run.analysis_for(t).influence),
@@ -99,10 +164,7 @@ impl Summary {
                 height: grid.height(),
                 cell_size: grid.cell_size(),
                 origin: grid.origin().to_array(),
-                neighbours: match grid.connectivity() {
-                    Connectivity::Four => 4,
-                    Connectivity::Eight => 8,
-                },
+                neighbours: neighbours(grid),
                 walkable: grid.walkable_count(),
             },
             perspective: s.teams[s.perspective].clone(),
@@ -111,7 +173,63 @@ impl Summary {
             front_length: query::frontline_length(grid, &run.analysis.influence),
             layers: s.layers.iter().map(|(name, _)| name.clone()).collect(),
             notes: s.notes.clone(),
+            propagation: propagation(run),
+            paths: s
+                .paths
+                .iter()
+                .zip(&run.routes)
+                .map(|(plan, route)| PathInfo {
+                    from: grid.coords(plan.from).into(),
+                    to: grid.coords(plan.to).into(),
+                    layer: plan.layer_name.clone(),
+                    weight: plan.weight,
+                    reachable: route.is_some(),
+                    length: route.as_ref().map(|r| r.length),
+                    exposure: route.as_ref().map(|r| r.exposure),
+                    cells: route.iter().flat_map(|r| &r.cells).map(|&c| grid.coords(c).into()).collect(),
+                })
+                .collect(),
         }
+    }
+}
+
+/// The propagation's kind, steps and guess.
+fn propagation(run: &Run) -> Option<PropagationInfo> {
+    let p = run.scenario.propagation.as_ref()?;
+    let grid = p.grid(&run.scenario.grid);
+    let prediction = match (&p.method, &run.chase) {
+        (Method::Flood { last_seen, .. }, Some(chase)) => {
+            let pr = &chase.prediction;
+            let (x, y) = grid.coords(pr.cell);
+            Some(PredictionInfo {
+                last_seen: grid.coords(*last_seen).into(),
+                cell: [x, y],
+                world: grid.cell_center(x, y).to_array(),
+                centroid: pr.centroid.truncate().to_array(),
+                steps: pr.steps,
+                warm: pr.warm,
+                stop: match pr.stop {
+                    Stop::FrontEmpty => "front_empty",
+                    Stop::TooManyNew => "too_many_new",
+                    Stop::MaxSteps => "max_steps",
+                },
+            })
+        }
+        _ => None,
+    };
+    let steps = match &p.method {
+        Method::Diffuse { steps, .. } => Some(*steps),
+        Method::Steady { .. } => None,
+        Method::Flood { .. } => prediction.as_ref().map(|pr| pr.steps),
+    };
+    Some(PropagationInfo { kind: p.kind().to_string(), neighbours: neighbours(&grid), steps, prediction })
+}
+
+/// 4 or 8.
+fn neighbours(grid: &Grid) -> u8 {
+    match grid.connectivity() {
+        Connectivity::Four => 4,
+        Connectivity::Eight => 8,
     }
 }
 
@@ -151,7 +269,12 @@ impl fmt::Display for Summary {
         writeln!(f, "perspective: {}", self.perspective)?;
         let none = || "none (no walkable cell)".to_owned();
         for t in &self.teams {
-            writeln!(f, "  {} ({} sources): total {:.1}", t.name, t.sources, t.total)?;
+            let field = if t.field_sources > 0 {
+                format!(", {} field sources", t.field_sources)
+            } else {
+                String::new()
+            };
+            writeln!(f, "  {} ({} sources{field}): total {:.1}", t.name, t.sources, t.total)?;
             writeln!(f, "    peak:   {}", t.peak.as_ref().map_or_else(none, ToString::to_string))?;
             writeln!(f, "    safest: {}", t.safest.as_ref().map_or_else(none, ToString::to_string))?;
         }
@@ -161,6 +284,35 @@ impl fmt::Display for Summary {
             self.hottest_tension.as_ref().map_or_else(none, ToString::to_string)
         )?;
         writeln!(f, "front length: {:.1} world units", self.front_length)?;
+        if let Some(p) = &self.propagation {
+            write!(f, "propagation: {}, {} neighbours", p.kind, p.neighbours)?;
+            match (p.kind.as_str(), p.steps) {
+                ("diffuse", Some(n)) => writeln!(f, ", {n} steps")?,
+                _ => writeln!(f)?,
+            }
+            if let Some(pr) = &p.prediction {
+                let ([lx, ly], [x, y], [wx, wy]) = (pr.last_seen, pr.cell, pr.world);
+                writeln!(
+                    f,
+                    "  chase from cell ({lx}, {ly}): predicted cell ({x}, {y}), world ({wx}, {wy}), after {} \
+                     steps (stopped: {}), {} warm cells",
+                    pr.steps, pr.stop, pr.warm
+                )?;
+            }
+        }
+        for (i, p) in self.paths.iter().enumerate() {
+            let ([fx, fy], [tx, ty]) = (p.from, p.to);
+            match (p.length, p.exposure) {
+                (Some(length), Some(exposure)) => writeln!(
+                    f,
+                    "path {i}: ({fx}, {fy}) to ({tx}, {ty}) avoiding {} ×{}: length {length:.1}, exposure {exposure:.1}, {} cells",
+                    p.layer,
+                    p.weight,
+                    p.cells.len()
+                )?,
+                _ => writeln!(f, "path {i}: ({fx}, {fy}) to ({tx}, {ty}): unreachable")?,
+            }
+        }
         for note in &self.notes {
             writeln!(f, "note: {note}")?;
         }

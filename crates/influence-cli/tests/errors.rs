@@ -220,3 +220,212 @@ fn unwritable_output_exits_with_1() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot write"));
 }
+
+/// `BASE` followed by a `[propagation]` table of `keys` (its first key is on line 13).
+fn propagation(keys: &str) -> String {
+    format!("{BASE}\n[propagation]\n{keys}\n")
+}
+
+#[test]
+fn propagation_parameters() {
+    let diffuse = "kind = \"diffuse\"\ndecay = 0.5\nsteps = 3";
+    let blocked = BASE
+        .replace("height = 4", "height = 4\nrows = [\"........\", \"...@....\", \"........\", \"........\"]");
+    check(&[
+        (&propagation("kind = \"spread\""), 13, "propagation.kind", "unknown variant `spread`"),
+        (&propagation(&format!("{diffuse}\nmomentum = 1.5")), 16, "propagation.momentum", "in [0, 1]"),
+        (&propagation(&format!("{diffuse}\nmomentum = -0.1")), 16, "propagation.momentum", "in [0, 1]"),
+        (
+            &propagation("kind = \"diffuse\"\ndecay = -0.5\nsteps = 3"),
+            14,
+            "propagation.decay",
+            "decay must be",
+        ),
+        (&propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = 0"), 15, "propagation.steps", "at least 1"),
+        (
+            &propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = -2"),
+            15,
+            "propagation.steps",
+            "invalid value",
+        ),
+        (&propagation("kind = \"diffuse\"\ndecay = 0.5"), 12, "propagation.steps", "needs `steps`"),
+        (
+            &propagation("kind = \"steady\"\nsteps = 3"),
+            14,
+            "propagation.steps",
+            "not a key of kind \"steady\"",
+        ),
+        (&propagation("kind = \"steady\""), 12, "propagation.decay", "needs `decay`"),
+        (
+            &propagation(&format!("{diffuse}\nthreshold = -1")),
+            16,
+            "propagation.threshold",
+            "threshold must be",
+        ),
+        (&propagation(&format!("{diffuse}\nneighbours = 6")), 16, "propagation.neighbours", "must be 4 or 8"),
+        (&propagation(&format!("{diffuse}\nheat = 2")), 16, "propagation.heat", "unknown field `heat`"),
+        (&propagation(&format!("{diffuse}\nlast_seen = [1, 1]")), 16, "propagation.last_seen", "not a key"),
+        (&propagation("kind = \"flood\""), 12, "propagation.last_seen", "needs `last_seen"),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [9, 1]"),
+            14,
+            "propagation.last_seen",
+            "outside the map",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, -0.5]"),
+            14,
+            "propagation.last_seen",
+            "outside the map",
+        ),
+        (
+            &format!("{blocked}\n[propagation]\nkind = \"flood\"\nlast_seen = [3.5, 1.5]\n"),
+            15,
+            "propagation.last_seen",
+            "cell (3, 1), which is blocked",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1, 1]"),
+            14,
+            "propagation.last_seen",
+            "expected 2 numbers",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\ncooling = -1"),
+            15,
+            "propagation.cooling",
+            "cooling",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nbarrier_radius = -2"),
+            15,
+            "propagation.barrier_radius",
+            "barrier_radius",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nmax_steps = 0"),
+            15,
+            "propagation.max_steps",
+            "at least 1",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nvelocity = [nan, 0]"),
+            15,
+            "propagation.velocity[0]",
+            "finite",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\ndecay = 1"),
+            15,
+            "propagation.decay",
+            "not a key of kind \"flood\"",
+        ),
+    ]);
+}
+
+#[test]
+fn additive_sources_have_no_steady_state_and_heat_needs_a_flood() {
+    check(&[
+        (
+            &propagation("kind = \"steady\"\ndecay = 0.5")
+                .replace("radius = 4", "radius = 4\nmode = \"add\""),
+            11,
+            "source[0].mode",
+            "no steady state",
+        ),
+        (
+            &format!("{BASE}\n[output]\nlayers = [\"heat\"]\n"),
+            13,
+            "output.layers[0]",
+            "comes with [propagation]",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]").replace("team = \"red\"", "team = \"heat\""),
+            6,
+            "source[0].team",
+            "compound layer",
+        ),
+    ]);
+}
+
+/// `BASE` followed by a `[field]` table and one field source of `keys` (line 14 on).
+fn field(table: &str, keys: &str) -> String {
+    format!("{BASE}\n[field]\n{table}\n[[field.source]]\n{keys}\n")
+}
+
+#[test]
+fn field_sources() {
+    let ok = "team = \"blue\"\nat = [1, 2]\nstrength = 1\nradius = 3\nfalloff = \"linear\"";
+    check(&[
+        (&field("dimensions = 4", ok), 13, "field.dimensions", "must be 2 or 3"),
+        (&field("z = 1", ok), 13, "field.z", "only to dimensions = 3"),
+        (
+            &field("", &ok.replace("[1, 2]", "[1, 2, 3]")),
+            16,
+            "field.source[0].at",
+            "expected 2 numbers for dimensions = 2, got 3",
+        ),
+        (
+            &field("dimensions = 3", ok),
+            16,
+            "field.source[0].at",
+            "expected 3 numbers for dimensions = 3, got 2",
+        ),
+        (&field("", &ok.replace("[1, 2]", "[1, nan]")), 16, "field.source[0].at[1]", "finite"),
+        (&field("", &ok.replace("strength = 1", "strength = inf")), 17, "field.source[0].strength", "finite"),
+        (
+            &field("", &ok.replace("\"linear\"", "\"cubic\"")),
+            19,
+            "field.source[0].falloff",
+            "unknown variant `cubic`",
+        ),
+        (
+            &field("", &ok.replace("\"linear\"", "\"band\"")),
+            19,
+            "field.source[0].falloff",
+            "unknown variant `band`",
+        ),
+        (&field("", &ok.replace("\"linear\"", "\"gaussian\"")), 14, "field.source[0].sigma", "needs `sigma`"),
+        (
+            &field("", &format!("{ok}\nsigma = 2")),
+            20,
+            "field.source[0].sigma",
+            "not a parameter of falloff \"linear\"",
+        ),
+        (
+            &field("", &ok.replace("\"linear\"", "\"gaussian\"\nsigma = -2")),
+            20,
+            "field.source[0].sigma",
+            "gaussian sigma",
+        ),
+        (&field("", &ok.replace("radius = 3", "radius = 0")), 18, "field.source[0].radius", "radius"),
+        (&field("", &ok.replace("radius = 3\n", "")), 14, "field.source[0]", "missing field `radius`"),
+        (&field("", &ok.replace("\"blue\"", "\"tension\"")), 15, "field.source[0].team", "compound layer"),
+        (&field("", &format!("{ok}\nmode = \"set\"")), 20, "field.source[0].mode", "unknown field `mode`"),
+        (&format!("{BASE}\n[field]\ndimensions = 2\n"), 12, "field", "no [[field.source]] tables"),
+    ]);
+}
+
+/// `BASE` with a blocked cell at (3, 2) and one `[[path]]` of the given keys.
+fn path(keys: &str) -> String {
+    format!(
+        "{}\n[[path]]\n{keys}\n",
+        BASE.replace(
+            "height = 4",
+            "height = 4\nrows = [\"........\", \"........\", \"...@....\", \"........\"]"
+        )
+    )
+}
+
+#[test]
+fn path_tables() {
+    let line = path("").lines().count(); // the first key of the [[path]] table
+    check(&[
+        (&path("from = [3.5, 2.5]\nto = [7, 1]"), line, "path[0].from", "blocked"),
+        (&path("from = [1, 1]\nto = [70, 1]"), line + 1, "path[0].to", "outside the map"),
+        (&path("from = [1, 1]\nto = [7, 1]\nlayer = \"water\""), line + 2, "path[0].layer", "water"),
+        (&path("from = [1, 1]\nto = [7, 1]\nweight = -1"), line + 2, "path[0].weight", ">= 0"),
+        (&path("from = [1, 1, 1]\nto = [7, 1]"), line, "path[0].from", "expected 2 numbers"),
+        (&path("from = [1, 1]\nto = [7, 1]\nspeed = 3"), line + 2, "path[0].speed", "unknown field"),
+    ]);
+}

@@ -9,7 +9,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use influence::propagate::{Diffusion, Propagator, Seed};
 use influence::reference::DiffusionReference;
-use influence::{Connectivity, Grid, Space};
+use influence::{Connectivity, Grid};
 
 const DECAY: f32 = 0.05;
 const MOMENTUM: f32 = 0.6;

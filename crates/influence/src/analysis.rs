@@ -77,16 +77,35 @@ impl Analysis {
     /// # Panics
     /// If `me` is out of range or the layers differ in length from these maps.
     pub fn update(&mut self, teams: &[&Layer], me: usize) {
-        self.mine.copy_from(teams[me]);
-        self.theirs.fill(0.0);
-        for (_, layer) in teams.iter().enumerate().filter(|(t, _)| *t != me) {
+        let mine = teams[me];
+        let mut others = teams.iter().enumerate().filter(|(t, _)| *t != me).map(|(_, l)| *l);
+        match others.next() {
+            Some(first) => self.theirs.copy_from(first),
+            None => self.theirs.fill(0.0),
+        };
+        for layer in others {
             self.theirs.add(layer);
         }
-        self.influence.copy_from(&self.mine).sub(&self.theirs);
-        self.tension.copy_from(&self.mine).add(&self.theirs);
-        self.tension_product.copy_from(&self.mine).mul(&self.theirs);
-        self.vulnerability.copy_from(&self.tension).zip_map(&self.influence, |t, i| t - i.abs());
-        self.directed_vulnerability.copy_from(&self.tension).add(&self.influence);
+        // Every compound map in one pass over memory: on large maps the work is bandwidth.
+        let n = self.mine.len();
+        assert_eq!(mine.len(), n, "layers of different lengths");
+        let (m, t) = (&mine.values()[..n], &self.theirs.values()[..n]);
+        let mine_out = &mut self.mine.values_mut()[..n];
+        let influence = &mut self.influence.values_mut()[..n];
+        let tension = &mut self.tension.values_mut()[..n];
+        let product = &mut self.tension_product.values_mut()[..n];
+        let vulnerability = &mut self.vulnerability.values_mut()[..n];
+        let directed = &mut self.directed_vulnerability.values_mut()[..n];
+        for i in 0..n {
+            let (a, b) = (m[i], t[i]);
+            let (inf, ten) = (a - b, a + b);
+            mine_out[i] = a;
+            influence[i] = inf;
+            tension[i] = ten;
+            product[i] = a * b;
+            vulnerability[i] = ten - inf.abs();
+            directed[i] = ten + inf;
+        }
     }
 
     /// The map called `name` (`mine`, `theirs`, `influence`, `tension`, `tension_product`,

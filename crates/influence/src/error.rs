@@ -86,6 +86,47 @@ pub enum Error {
         /// Why it cannot be used.
         reason: &'static str,
     },
+    /// A graph edge names a node the graph does not have.
+    #[error("edge {edge} joins node {node}, but the graph has {nodes} nodes")]
+    UnknownNode {
+        /// The edge's position in the edge list (0-based).
+        edge: usize,
+        /// The missing node.
+        node: usize,
+        /// How many nodes the graph has.
+        nodes: usize,
+    },
+    /// A graph edge length that is negative or not finite.
+    #[error("edge {edge} has length {length}: lengths must be finite and >= 0")]
+    BadEdgeLength {
+        /// The edge's position in the edge list (0-based).
+        edge: usize,
+        /// The length given.
+        length: f64,
+    },
+    /// A graph node position with a coordinate that is not finite.
+    #[error("node {node} has position ({x}, {y}, {z}): coordinates must be finite")]
+    BadPosition {
+        /// The node.
+        node: usize,
+        /// The x coordinate given.
+        x: f64,
+        /// The y coordinate given.
+        y: f64,
+        /// The z coordinate given.
+        z: f64,
+    },
+    /// More graph nodes or edges than the documented limit
+    /// ([`space::MAX_NODES`](crate::space::MAX_NODES), [`space::MAX_ARCS`](crate::space::MAX_ARCS)).
+    #[error("{count} {what} exceed the limit of {max}")]
+    TooMany {
+        /// "nodes" or "arcs".
+        what: &'static str,
+        /// How many were given.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
 }
 
 /// Checks that `value` is finite.

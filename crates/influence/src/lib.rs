@@ -31,6 +31,16 @@
 //! # Ok::<(), influence::Error>(())
 //! ```
 //!
+//! ## Features
+//!
+//! All off by default; the core needs only `glam`, `thiserror` and `rstar`.
+//!
+//! - `png`: `render::encode_png` and `render::write_png` (the `png` crate, default
+//!   features off).
+//! - `serde`: `Serialize`/`Deserialize` for [`Connectivity`], [`Metric`], [`Mode`] and
+//!   [`query::Extreme`], and the JSON graph format (`Graph::from_json`, `Graph::to_json`).
+//! - `petgraph`: `Graph::from_petgraph` and `Graph::to_petgraph`.
+//!
 //! The algorithms come from five public articles, cited where used: Champandard, "The Core
 //! Mechanics of Influence Mapping" (GameDev.net, 2011); "Influence Maps: Part 1" (2022);
 //! Tayebi, "Influence Maps in Game AI"; "Influence Maps I" (the Ground Control 2 / World in
@@ -50,9 +60,11 @@ pub mod query;
 pub mod reference;
 pub mod registry;
 pub mod render;
+pub mod route;
 pub mod source;
 pub mod space;
 pub mod stamp;
+pub mod stamp_space;
 
 pub use analysis::Analysis;
 pub use error::Error;
@@ -61,5 +73,6 @@ pub use glam;
 pub use layer::Layer;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
-pub use space::{Connectivity, Grid, Space, MAX_CELLS};
+pub use space::{Connectivity, Graph, Grid, Locate, Space, MAX_CELLS};
 pub use stamp::Stamper;
+pub use stamp_space::SpaceStamper;

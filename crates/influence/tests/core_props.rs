@@ -1,6 +1,6 @@
 //! Property tests of placing influence and the compound maps.
 
-use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
+use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 use proptest::prelude::*;
 
 /// A random grid up to 24×24 with roughly `wall_pct` % blocked cells.

@@ -1,7 +1,7 @@
 //! Sparse diffusion against the dense step, bit for bit.
 
 use influence::propagate::{seeds_from_sources, DecayKind, Diffusion, Propagator, Seed, SparsePropagator};
-use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Space, Stamper};
+use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Stamper};
 use proptest::prelude::*;
 
 fn bits(layer: &Layer) -> Vec<u32> {

@@ -6,7 +6,7 @@
 //! the rising cut-off `threshold / momentum` may be 0 on one side only.
 
 use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
-use influence::{Connectivity, Grid, Layer, Mode, Space};
+use influence::{Connectivity, Grid, Layer, Mode};
 use proptest::prelude::*;
 
 fn walled_grid() -> impl Strategy<Value = Grid> {

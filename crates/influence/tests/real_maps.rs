@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use influence::paths::PathScratch;
-use influence::{Grid, Space};
+use influence::Grid;
 use movingai::{Map2D, MovingAiMap};
 
 fn data(name: &str) -> PathBuf {

@@ -1,7 +1,7 @@
 //! Snapshots of small rendered maps: a 12 × 6 grid with a wall between two teams.
 
 use influence::render::{render_rgb, render_text, RenderOptions, Scale, TextOptions};
-use influence::{glam::Vec2, Grid, Layer, Space};
+use influence::{glam::Vec2, Grid, Layer};
 
 fn grid() -> Grid {
     Grid::from_rows(&[

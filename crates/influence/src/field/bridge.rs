@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::source::{Metric, Mode, Source};
-use crate::space::{Grid, Space};
+use crate::space::Grid;
 
 impl<P: Point> Field<P> {
     /// Writes the field's value at each cell centre of `grid` into `layer` (at height 0 for

@@ -19,6 +19,13 @@ pub struct RgbImage {
 }
 
 impl RgbImage {
+    /// Wraps `width × height` RGB pixels (three bytes each, rows top to bottom) drawn by
+    /// another renderer of this module.
+    pub(crate) fn from_pixels(width: u32, height: u32, pixels: Vec<u8>) -> Self {
+        debug_assert_eq!(pixels.len(), 3 * width as usize * height as usize);
+        Self { width, height, pixels }
+    }
+
     /// Width in pixels.
     pub fn width(&self) -> u32 {
         self.width
@@ -41,6 +48,47 @@ impl RgbImage {
             let i = 3 * (y as usize * self.width as usize + x as usize);
             [self.pixels[i], self.pixels[i + 1], self.pixels[i + 2]]
         })
+    }
+
+    /// A `width × height` image filled with `color`.
+    pub(crate) fn filled(width: u32, height: u32, color: [u8; 3]) -> Self {
+        Self::from_pixels(width, height, color.repeat(width as usize * height as usize))
+    }
+
+    /// Sets pixel (x, y) if it lies in the image: every drawing primitive clips here.
+    pub(crate) fn put(&mut self, x: i64, y: i64, c: [u8; 3]) {
+        if (0..i64::from(self.width)).contains(&x) && (0..i64::from(self.height)).contains(&y) {
+            let i = 3 * (y * i64::from(self.width) + x) as usize;
+            self.pixels[i..i + 3].copy_from_slice(&c);
+        }
+    }
+
+    /// A line from `a` to `b` (Bresenham), `thick` pixels wide (1 or more), clipped.
+    pub(crate) fn line(&mut self, a: (i64, i64), b: (i64, i64), thick: i64, c: [u8; 3]) {
+        let (mut x, mut y) = a;
+        let (dx, dy) = ((b.0 - a.0).abs(), -(b.1 - a.1).abs());
+        let (sx, sy) = (if a.0 < b.0 { 1 } else { -1 }, if a.1 < b.1 { 1 } else { -1 });
+        let mut err = dx + dy;
+        let half = thick / 2;
+        loop {
+            for oy in -half..thick - half {
+                for ox in -half..thick - half {
+                    self.put(x + ox, y + oy, c);
+                }
+            }
+            if (x, y) == b {
+                break;
+            }
+            let e2 = 2 * err;
+            if e2 >= dy {
+                err += dy;
+                x += sx;
+            }
+            if e2 <= dx {
+                err += dx;
+                y += sy;
+            }
+        }
     }
 
     /// A filled diamond of `radius` pixels around `centre` with a one-pixel black outline,
@@ -94,13 +142,23 @@ pub struct RenderOptions {
     pub obstacles: bool,
     /// One flag per cell; flagged cells are drawn in [`FRONTLINE_COLOR`].
     pub frontline: Option<Vec<bool>>,
+    /// Routes as lists of cells (e.g. [`Route::cells`](crate::route::Route::cells)), each drawn
+    /// as a black line with a white casing through its cells' centres, under the markers.
+    pub routes: Vec<Vec<usize>>,
     /// Diamonds drawn last, about two cells across.
     pub markers: Vec<Marker>,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
-        Self { scale: None, upscale: 1, obstacles: true, frontline: None, markers: Vec::new() }
+        Self {
+            scale: None,
+            upscale: 1,
+            obstacles: true,
+            frontline: None,
+            routes: Vec::new(),
+            markers: Vec::new(),
+        }
     }
 }
 
@@ -134,6 +192,9 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
         finite("marker x", m.at.x)?;
         finite("marker y", m.at.y)?;
     }
+    if let Some(&bad) = opts.routes.iter().flatten().find(|&&i| i >= grid.len()) {
+        return Err(Error::OutOfBounds { index: bad, len: grid.len() });
+    }
     let (w, h) = (grid.width() * s as usize, grid.height() * s as usize);
     if w.checked_mul(h).is_none_or(|n| n > MAX_CELLS) {
         return Err(Error::BadSize {
@@ -164,8 +225,19 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
 
     // Both sides are at most MAX_CELLS, which fits in u32.
     let mut image = RgbImage { width: w as u32, height: h as u32, pixels };
+    let s = i64::from(s);
+    let centre = |i: usize| {
+        let (x, y) = grid.coords(i);
+        (x as i64 * s + s / 2, y as i64 * s + s / 2)
+    };
+    let thick = (s / 3).max(1);
+    for (width, color) in [(thick + 2, [255, 255, 255]), (thick, FRONTLINE_COLOR)] {
+        for step in opts.routes.iter().flat_map(|r| r.windows(2)) {
+            image.line(centre(step[0]), centre(step[1]), width, color);
+        }
+    }
     for m in &opts.markers {
-        image.draw_marker(grid.to_cell_space(m.at) * s as f32, i64::from(s), m.color);
+        image.draw_marker(grid.to_cell_space(m.at) * s as f32, s, m.color);
     }
     Ok(image)
 }
@@ -256,5 +328,22 @@ mod tests {
         let opts = RenderOptions { obstacles: false, ..Default::default() };
         let image = render_rgb(&grid, &layer, &opts).unwrap();
         assert_eq!(image.pixel(0, 0), Some(Scale::Sequential { min: 1.0, max: 2.0 }.color(1.0)));
+    }
+
+    #[test]
+    fn routes_are_drawn_through_cell_centres_and_checked() {
+        let grid = Grid::new(6, 3).unwrap();
+        let layer = Layer::zeros(grid.len());
+        let route = vec![0, 1, 2, 9, 16];
+        let opts = RenderOptions { upscale: 9, routes: vec![route.clone()], ..Default::default() };
+        let image = render_rgb(&grid, &layer, &opts).unwrap();
+        for &i in &route {
+            let (x, y) = grid.coords(i);
+            assert_eq!(image.pixel(x as u32 * 9 + 4, y as u32 * 9 + 4), Some(FRONTLINE_COLOR), "cell {i}");
+        }
+        // Off the route the neutral colour stays.
+        assert_ne!(image.pixel(5 * 9 + 4, 4), Some(FRONTLINE_COLOR));
+        let bad = RenderOptions { routes: vec![vec![0, 18]], ..Default::default() };
+        assert!(matches!(render_rgb(&grid, &layer, &bad), Err(Error::OutOfBounds { index: 18, .. })));
     }
 }

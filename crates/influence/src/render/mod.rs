@@ -20,18 +20,20 @@
 //! ```
 
 mod colormap;
+mod graph;
 mod image;
 #[cfg(feature = "png")]
 mod png;
 mod text;
 
 pub use colormap::{diverging, sequential, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
+pub use graph::{render_graph, GraphRenderOptions, EDGE_COLOR, GRAPH_BACKGROUND, MAX_PANEL};
 pub use image::{render_rgb, Marker, RenderOptions, RgbImage, MAX_UPSCALE};
 #[cfg(feature = "png")]
 pub use png::{encode_png, write_png};
 pub use text::{render_text, TextOptions};
 
-use crate::{Error, Grid, Layer, Space};
+use crate::{Error, Grid, Layer};
 
 /// Checks that the layer and the front-line mask have one entry per cell, then settles the
 /// scale: the given one validated, or [`Scale::auto`].

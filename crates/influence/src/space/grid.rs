@@ -140,6 +140,16 @@ impl Grid {
         Ok(())
     }
 
+    /// Number of cells, `width × height` (also [`Space::len`], without importing the trait).
+    pub fn len(&self) -> usize {
+        self.blocked.len()
+    }
+
+    /// Always `false`: a grid has at least one cell.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
     /// Width in cells.
     pub fn width(&self) -> usize {
         self.width

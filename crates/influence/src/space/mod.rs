@@ -7,10 +7,17 @@
 //! neighbours abstraction of the `pathfinding` crate). Grid-only work (bilinear sampling,
 //! stamping kernels, row-wise fast paths) lives on [`Grid`] itself.
 
+mod derive;
+mod graph;
+mod graph_io;
 mod grid;
+mod locate;
 mod movingai;
 
+pub use derive::{DerivedGraph, Reduce};
+pub use graph::{Edge, Graph, GraphNode, MAX_ARCS, MAX_NODES};
 pub use grid::{Connectivity, Grid, MAX_CELLS};
+pub use locate::Locate;
 
 use glam::Vec3;
 

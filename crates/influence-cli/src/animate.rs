@@ -1,0 +1,174 @@
+//! `influence animate`: a scenario's `[propagation]` as frames — an animated GIF and/or a
+//! numbered PNG sequence — drawn exactly as `render` draws a layer, on one colour scale
+//! fixed across the frames so the picture does not flicker. The frames are computed twice
+//! (the propagation is deterministic): once for the scale, once to draw them, so memory
+//! does not grow with the number of frames.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use indicatif::{ProgressBar, ProgressStyle};
+use influence::render::Scale;
+use influence::Layer;
+
+use crate::error::CliError;
+use crate::frames::Frames;
+use crate::gif_writer::GifWriter;
+use crate::output;
+use crate::propagation::Kind;
+use crate::run::Run;
+use crate::scenario::Scenario;
+
+/// What to write, from the command line.
+#[derive(Debug)]
+pub struct Options {
+    /// At most this many frames.
+    pub frames: Option<usize>,
+    /// Steps between frames.
+    pub every: usize,
+    /// The layer shown.
+    pub layer: Option<String>,
+    /// Write `<layer>.gif`.
+    pub gif: bool,
+    /// Write `frame-0000.png`, ...
+    pub png: bool,
+    /// GIF frames per second.
+    pub fps: u16,
+}
+
+/// What was written.
+#[derive(Debug)]
+pub struct Animation {
+    /// The layer shown.
+    pub layer: String,
+    /// Frames written.
+    pub frames: usize,
+    /// The step of the last frame.
+    pub last_step: usize,
+    /// The colour scale of every frame.
+    pub scale: Scale,
+    /// Files written, in order.
+    pub files: Vec<PathBuf>,
+}
+
+/// Writes the frames of `scenario` into `dir`.
+///
+/// # Errors
+/// [`CliError::Usage`] for a scenario without `[propagation]`, an unknown layer or bad
+/// options; [`CliError::Output`] if a file cannot be written.
+pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animation, CliError> {
+    if opts.every == 0 || opts.frames == Some(0) {
+        return Err(CliError::Usage("--every and --frames must be at least 1".to_owned()));
+    }
+    if !(1..=100).contains(&opts.fps) {
+        return Err(CliError::Usage(format!("--fps must be within 1..=100, got {}", opts.fps)));
+    }
+    // Fails first for a scenario without [propagation].
+    let mut frames = Frames::new(scenario, opts.frames, opts.every)?;
+    let flood = scenario.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
+    let name = opts.layer.clone().unwrap_or_else(|| if flood { "heat" } else { "influence" }.to_owned());
+    let layer = scenario.layer_named(&name).map_err(|m| CliError::Usage(format!("--layer: {m}")))?;
+    let (gif, png) = (opts.gif || !opts.png, opts.png);
+    std::fs::create_dir_all(dir).map_err(|e| CliError::output(dir, &e))?;
+
+    // Pass 1: the range of the layer over every frame.
+    let bar = progress(None, "computing the colour scale");
+    let (mut lo, mut hi, mut count) = (f32::INFINITY, f32::NEG_INFINITY, 0);
+    let mut run: Option<Run> = None;
+    while let Some((teams, chase)) = frames.next_state()? {
+        let run = set(&mut run, scenario, teams, chase);
+        for &v in run.layer(layer).values().iter().filter(|v| v.is_finite()) {
+            (lo, hi) = (lo.min(v), hi.max(v));
+        }
+        count += 1;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let last_step = frames.step();
+    let scale = if lo <= hi {
+        Scale::auto(&Layer::from_vec(vec![lo, hi]))
+    } else {
+        Scale::auto(&Layer::from_vec(Vec::new()))
+    };
+
+    // Pass 2: draw.
+    let bar = progress(Some(count), "writing frames");
+    let mut frames = Frames::new(scenario, opts.frames, opts.every)?;
+    let gif_path = dir.join(format!("{name}.gif"));
+    let mut writer: Option<GifWriter> = None;
+    let mut files = Vec::new();
+    let mut i = 0;
+    while let Some((teams, chase)) = frames.next_state()? {
+        let run = set(&mut run, scenario, teams, chase);
+        let png_path = dir.join(format!("frame-{i:04}.png"));
+        let image = output::picture(run, layer, Some(scale), if png { &png_path } else { &gif_path })?;
+        if png {
+            output::write_png(&image, &png_path)?;
+            files.push(png_path);
+        }
+        if gif {
+            let w = match &mut writer {
+                Some(w) => w,
+                None => writer.insert(GifWriter::create(
+                    &gif_path,
+                    (image.width(), image.height()),
+                    scale,
+                    &output::MARKER_COLORS,
+                    100 / opts.fps,
+                )?),
+            };
+            w.frame(&image)?;
+        }
+        i += 1;
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    if let Some(w) = writer {
+        w.finish()?;
+        files.push(gif_path);
+    }
+    Ok(Animation { layer: name, frames: i, last_step, scale, files })
+}
+
+/// The run shown by the current frame, made on the first frame and updated after.
+fn set<'r>(
+    run: &'r mut Option<Run>,
+    scenario: &Scenario,
+    teams: Vec<Layer>,
+    chase: Option<crate::spread::Chased>,
+) -> &'r Run {
+    match run {
+        Some(r) => {
+            r.set_layers(teams, chase);
+            r
+        }
+        None => run.insert(Run::with_layers(scenario.clone(), teams, chase)),
+    }
+}
+
+/// A progress bar on standard error, hidden when that is not a terminal (a pipe, a test, CI).
+fn progress(len: Option<usize>, message: &'static str) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    match len {
+        Some(n) => ProgressBar::new(n as u64).with_message(message).with_style(
+            ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} frames, {eta} left")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        ),
+        None => ProgressBar::new_spinner().with_message(message),
+    }
+}
+
+/// One line saying what was written.
+pub fn describe(a: &Animation, dir: &Path) -> String {
+    format!(
+        "animated {}: {} frames up to step {}, colour scale {} — wrote {} files to {}",
+        a.layer,
+        a.frames,
+        a.last_step,
+        a.scale,
+        a.files.len(),
+        dir.display()
+    )
+}

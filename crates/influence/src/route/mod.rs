@@ -1,0 +1,447 @@
+//! Routes that avoid danger: A* and Dijkstra over any [`Space`], where stepping into a cell
+//! costs its distance plus a weighted penalty from an influence layer.
+//!
+//! The cost of entering cell `j` from a neighbour `d` world units away is
+//!
+//! ```text
+//! d + weight · max(0, layer[j])
+//! ```
+//!
+//! so with weight 0 a route is a shortest path, and with a threat layer (enemy influence,
+//! tension, the "fire" of Tayebi's safest-spot example) it trades length for safety: the
+//! tactical pathfinding that influence maps exist to feed ("The Core Mechanics of Influence
+//! Mapping": situation summaries help the AI decide). Negative values never lower a cost
+//! (Dijkstra needs non-negative steps), and NaN counts as 0.
+//!
+//! On a [`Grid`](crate::Grid) the neighbour steps are octile with no corner cutting, so
+//! with weight 0 the routes have the optimal lengths of the MovingAI benchmarks
+//! (`tests/route_movingai.rs` checks them against `London_0_512.map.scen`).
+//!
+//! A [`Router`] keeps its scratch between calls, generation-stamped so a search that
+//! touches few cells of a big map clears nothing; [`Router::find_into`] reuses the caller's
+//! [`Route`] too, so per-frame searches allocate nothing once warm.
+
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+
+use crate::error::{non_negative, Error};
+use crate::layer::Layer;
+use crate::space::Space;
+
+/// The most cells a [`Router`] searches: parents are stored as `u32`. Grids and graphs
+/// hold at most 2²⁸ cells, well within it.
+pub const MAX_SEARCH: usize = u32::MAX as usize;
+
+/// What a step costs: its length, plus `weight` per unit of positive layer value entered.
+///
+/// ```
+/// use influence::{route::Cost, Layer};
+/// let danger = Layer::from_vec(vec![0.0, 5.0, -3.0]);
+/// let cost = Cost::avoiding(&danger, 2.0)?;
+/// assert_eq!(cost.step(1.5, 1), 11.5);
+/// assert_eq!(cost.step(1.5, 2), 1.5); // negative values do not pay you to walk
+/// assert_eq!(Cost::distance().step(1.5, 1), 1.5);
+/// assert!(Cost::avoiding(&danger, -1.0).is_err());
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Cost<'a> {
+    layer: Option<&'a Layer>,
+    weight: f32,
+}
+
+impl<'a> Cost<'a> {
+    /// Length alone: shortest paths.
+    pub fn distance() -> Self {
+        Self { layer: None, weight: 0.0 }
+    }
+
+    /// Length plus `weight · max(0, layer[j])` for each cell `j` entered.
+    ///
+    /// # Errors
+    /// [`Error::BadNumber`] unless `weight` is finite and ≥ 0.
+    pub fn avoiding(layer: &'a Layer, weight: f32) -> Result<Self, Error> {
+        Ok(Self { layer: Some(layer), weight: non_negative("weight", weight)? })
+    }
+
+    /// The layer whose values are penalised, if any.
+    pub fn layer(&self) -> Option<&'a Layer> {
+        self.layer
+    }
+
+    /// The weight.
+    pub fn weight(&self) -> f32 {
+        self.weight
+    }
+
+    /// The cost of entering cell `j` over a step of `length`.
+    #[inline]
+    pub fn step(&self, length: f32, j: usize) -> f32 {
+        match self.layer {
+            Some(layer) if self.weight > 0.0 => length + self.weight * layer[j].max(0.0),
+            _ => length,
+        }
+    }
+
+    /// The layer's value at `j` as exposure counts it (0 without a layer, NaN as 0).
+    fn value(&self, j: usize) -> f32 {
+        self.layer.map_or(0.0, |l| if l[j].is_nan() { 0.0 } else { l[j] })
+    }
+}
+
+/// A lower bound on the remaining cost, from the cells' positions. Any bound that never
+/// overestimates the true remaining distance keeps routes optimal (penalties only add).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Heuristic {
+    /// No estimate: Dijkstra's algorithm. Optimal on every space.
+    #[default]
+    Zero,
+    /// The straight-line (3D) distance between positions. Admissible when no step is
+    /// shorter than the straight line between its ends: grids, and graphs whose edges have
+    /// their default lengths (or longer).
+    Euclidean,
+    /// The octile distance `max(|dx|, |dy|) + (√2 − 1) · min(|dx|, |dy|)` plus `|dz|`: the
+    /// exact obstacle-free distance on an 8-connected grid, so the tightest admissible
+    /// estimate there (and admissible on 4-connected grids). Not admissible on graphs
+    /// with diagonal edges of their straight length.
+    Octile,
+}
+
+impl Heuristic {
+    /// The estimate between two positions.
+    pub fn estimate(self, a: Vec3, b: Vec3) -> f32 {
+        let d = (a - b).abs();
+        match self {
+            Self::Zero => 0.0,
+            Self::Euclidean => d.length(),
+            Self::Octile => d.x.max(d.y) + (std::f32::consts::SQRT_2 - 1.0) * d.x.min(d.y) + d.z,
+        }
+    }
+}
+
+/// A route from start to goal.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Route {
+    /// The cells (or nodes) from start to goal, both included.
+    pub cells: Vec<usize>,
+    /// Length in world units: the sum of the steps' distances.
+    pub length: f32,
+    /// Total exposure: the layer's values summed over every cell of the route, start and
+    /// goal included (0 without a layer; NaN counts as 0).
+    pub exposure: f32,
+    /// The cost minimised: length plus the weighted penalties of the cells entered.
+    pub cost: f32,
+    /// Cells taken from the search's queue: the work done (A* takes fewer than Dijkstra).
+    pub expanded: usize,
+}
+
+/// Queue entry, ordered for a max-heap so that the smallest estimate comes first, then the
+/// larger cost so far (nearer the goal), then the smaller cell. Costs are never negative, so
+/// their bit patterns order as the numbers do, and one integer comparison decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry {
+    /// `!(f bits << 32 | !g bits)`: larger for smaller `f`, then for larger `g`.
+    key: u64,
+    /// `!cell`: larger for the smaller cell.
+    cell: u32,
+}
+
+impl Entry {
+    #[inline]
+    fn new(f: f32, g: f32, cell: usize) -> Self {
+        let key = u64::from(f.to_bits()) << 32 | u64::from(!g.to_bits());
+        Self { key: !key, cell: !(cell as u32) }
+    }
+
+    #[inline]
+    fn g(self) -> f32 {
+        f32::from_bits(!(!self.key as u32))
+    }
+
+    #[inline]
+    fn cell(self) -> usize {
+        (!self.cell) as usize
+    }
+}
+
+/// What a search knows of one cell, kept together so a step touches one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    /// Best cost found to the cell.
+    g: f32,
+    /// The length of that route.
+    dist: f32,
+    parent: u32,
+    /// Equal to the search's generation when the fields above are current.
+    seen: u32,
+}
+
+/// Reusable search scratch: best costs and parents valid for the current generation only.
+///
+/// ```
+/// use influence::{route::{Cost, Heuristic, Router}, Grid, Layer};
+/// let grid = Grid::from_rows(&[
+///     ".....",
+///     ".....",
+///     ".....",
+/// ])?;
+/// let (start, goal) = (grid.index(0, 1).unwrap(), grid.index(4, 1).unwrap());
+/// let mut router = Router::new();
+/// let direct = router.find(&grid, start, goal, &Cost::distance(), Heuristic::Octile)?.unwrap();
+/// assert_eq!(direct.length, 4.0);
+/// // A turret covering the middle row: the route bends round it.
+/// let mut danger = Layer::for_space(&grid);
+/// for x in 1..4 { danger[grid.index(x, 1).unwrap()] = 10.0; }
+/// let safe = router.find(&grid, start, goal, &Cost::avoiding(&danger, 1.0)?, Heuristic::Octile)?.unwrap();
+/// assert_eq!(safe.exposure, 0.0);
+/// assert!(safe.length > direct.length && safe.cost < 4.0 + 30.0);
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Router {
+    nodes: Vec<Node>,
+    generation: u32,
+    heap: BinaryHeap<Entry>,
+}
+
+impl Router {
+    /// Empty scratch; it grows to the space's size on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The cheapest route from `start` to `goal`, with A* under `heuristic`
+    /// ([`Heuristic::Zero`] for Dijkstra); `Ok(None)` when the goal cannot be reached.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] for a start or goal outside the space, [`Error::Blocked`] for
+    /// a blocked one.
+    ///
+    /// # Panics
+    /// If the cost's layer was not made for `space`.
+    pub fn find<S: Space>(
+        &mut self,
+        space: &S,
+        start: usize,
+        goal: usize,
+        cost: &Cost,
+        heuristic: Heuristic,
+    ) -> Result<Option<Route>, Error> {
+        let mut route = Route::default();
+        Ok(self.find_into(space, start, goal, cost, heuristic, &mut route)?.then_some(route))
+    }
+
+    /// [`find`](Self::find) writing into `route` (its cell list reused): `Ok(true)` when a
+    /// route was found, `Ok(false)` (and `route` emptied) when the goal is unreachable.
+    ///
+    /// # Errors
+    /// As [`find`](Self::find).
+    ///
+    /// # Panics
+    /// As [`find`](Self::find).
+    pub fn find_into<S: Space>(
+        &mut self,
+        space: &S,
+        start: usize,
+        goal: usize,
+        cost: &Cost,
+        heuristic: Heuristic,
+        route: &mut Route,
+    ) -> Result<bool, Error> {
+        let target =
+            if start < space.len() && goal < space.len() { space.position(goal) } else { Vec3::ZERO };
+        self.search(space, start, goal, cost, |p| heuristic.estimate(p, target), route)
+    }
+
+    /// [`find`](Self::find) with a caller's estimate `h(cell)` of the remaining cost to
+    /// the goal: optimal whenever `h` never overestimates; an overestimating `h` trades
+    /// optimality for speed (the cost found is never below the optimum).
+    ///
+    /// # Errors
+    /// As [`find`](Self::find).
+    ///
+    /// # Panics
+    /// As [`find`](Self::find).
+    pub fn find_with<S: Space>(
+        &mut self,
+        space: &S,
+        start: usize,
+        goal: usize,
+        cost: &Cost,
+        mut h: impl FnMut(usize) -> f32,
+    ) -> Result<Option<Route>, Error> {
+        let mut route = Route::default();
+        let found = self.search_cells(space, start, goal, cost, &mut h, &mut route)?;
+        Ok(found.then_some(route))
+    }
+
+    fn search<S: Space>(
+        &mut self,
+        space: &S,
+        start: usize,
+        goal: usize,
+        cost: &Cost,
+        mut h: impl FnMut(Vec3) -> f32,
+        route: &mut Route,
+    ) -> Result<bool, Error> {
+        self.search_cells(space, start, goal, cost, &mut |c| h(space.position(c)), route)
+    }
+
+    fn search_cells<S: Space, H: FnMut(usize) -> f32>(
+        &mut self,
+        space: &S,
+        start: usize,
+        goal: usize,
+        cost: &Cost,
+        h: &mut H,
+        route: &mut Route,
+    ) -> Result<bool, Error> {
+        let len = space.len();
+        if let Some(layer) = cost.layer {
+            assert_eq!(layer.len(), len, "cost layer was not made for this space");
+        }
+        if len > MAX_SEARCH {
+            return Err(Error::TooMany { what: "cells", count: len, max: MAX_SEARCH });
+        }
+        for c in [start, goal] {
+            if c >= len {
+                return Err(Error::OutOfBounds { index: c, len });
+            }
+            if !space.is_walkable(c) {
+                return Err(Error::Blocked { index: c });
+            }
+        }
+        route.cells.clear();
+        route.expanded = 0;
+        self.begin(len);
+        let gen = self.generation;
+        self.nodes[start] = Node { g: 0.0, dist: 0.0, parent: start as u32, seen: gen };
+        // Costs are never negative, so neither is a useful estimate; the queue key needs it.
+        let mut h = |c: usize| h(c).max(0.0) + 0.0;
+        self.heap.push(Entry::new(h(start), 0.0, start));
+        let mut found = false;
+        while let Some(entry) = self.heap.pop() {
+            let (g, cell) = (entry.g(), entry.cell());
+            let here = self.nodes[cell];
+            if g > here.g {
+                continue; // stale: reached more cheaply since
+            }
+            route.expanded += 1;
+            if cell == goal {
+                found = true;
+                break;
+            }
+            let Self { nodes, heap, .. } = self;
+            space.for_each_neighbour(cell, |j, d| {
+                let next = g + cost.step(d, j);
+                let n = &mut nodes[j];
+                if n.seen != gen || next < n.g {
+                    *n = Node { g: next, dist: here.dist + d, parent: cell as u32, seen: gen };
+                    heap.push(Entry::new(next + h(j), next, j));
+                }
+            });
+        }
+        if !found {
+            *route = Route {
+                cells: std::mem::take(&mut route.cells),
+                expanded: route.expanded,
+                ..Route::default()
+            };
+            return Ok(false);
+        }
+        let mut c = goal;
+        route.cells.push(c);
+        while c != start {
+            c = self.nodes[c].parent as usize;
+            route.cells.push(c);
+        }
+        route.cells.reverse();
+        route.cost = self.nodes[goal].g;
+        route.length = self.nodes[goal].dist;
+        route.exposure = route.cells.iter().map(|&c| cost.value(c)).sum();
+        Ok(true)
+    }
+
+    /// Starts a search over `len` cells: a new generation, and the heap emptied.
+    fn begin(&mut self, len: usize) {
+        if self.nodes.len() != len || self.generation == u32::MAX {
+            self.nodes = vec![Node::default(); len];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.heap.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Connectivity, Grid};
+
+    #[test]
+    fn start_equals_goal_and_typed_errors() {
+        let grid = Grid::from_rows(&["..@", "..."]).unwrap();
+        let mut r = Router::new();
+        let route = r.find(&grid, 0, 0, &Cost::distance(), Heuristic::Zero).unwrap().unwrap();
+        assert_eq!((route.cells, route.length, route.cost), (vec![0], 0.0, 0.0));
+        assert_eq!(r.find(&grid, 0, 2, &Cost::distance(), Heuristic::Zero), Err(Error::Blocked { index: 2 }));
+        assert_eq!(
+            r.find(&grid, 9, 0, &Cost::distance(), Heuristic::Zero),
+            Err(Error::OutOfBounds { index: 9, len: 6 })
+        );
+    }
+
+    #[test]
+    fn unreachable_goals_are_none_and_the_scratch_recovers() {
+        let grid = Grid::from_rows(&[".@.", ".@.", ".@."]).unwrap();
+        let mut r = Router::new();
+        assert_eq!(r.find(&grid, 0, 2, &Cost::distance(), Heuristic::Octile).unwrap(), None);
+        let route = r.find(&grid, 0, 6, &Cost::distance(), Heuristic::Octile).unwrap().unwrap();
+        assert_eq!(route.cells, vec![0, 3, 6]);
+        assert_eq!(route.length, 2.0);
+    }
+
+    #[test]
+    fn queue_order_is_smallest_estimate_then_largest_cost_then_lowest_cell() {
+        let mut heap = BinaryHeap::new();
+        for (f, g, c) in [
+            (2.0, 1.0, 5),
+            (1.0, 0.5, 9),
+            (1.0, 0.75, 7),
+            (1.0, 0.75, 3),
+            (0.0, 0.0, 1),
+            (f32::INFINITY, 1.0, 0),
+        ] {
+            heap.push(Entry::new(f, g, c));
+        }
+        let order: Vec<(f32, usize)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.g(), e.cell())).collect();
+        assert_eq!(order, vec![(0.0, 1), (0.75, 3), (0.75, 7), (0.5, 9), (1.0, 5), (1.0, 0)]);
+    }
+
+    #[test]
+    fn useless_estimates_are_clamped_not_trusted() {
+        let grid = Grid::new(6, 6).unwrap();
+        let mut r = Router::new();
+        let best = r.find(&grid, 0, 35, &Cost::distance(), Heuristic::Zero).unwrap().unwrap();
+        for h in [-5.0, f32::NAN, -0.0] {
+            let got = r.find_with(&grid, 0, 35, &Cost::distance(), |_| h).unwrap().unwrap();
+            assert_eq!(got.cost, best.cost, "{h}");
+        }
+    }
+
+    #[test]
+    fn weight_trades_length_for_exposure() {
+        let grid = Grid::new(5, 3).unwrap().with_connectivity(Connectivity::Four);
+        let mut danger = Layer::for_space(&grid);
+        danger[grid.index(2, 1).unwrap()] = 3.0;
+        let (s, g) = (grid.index(0, 1).unwrap(), grid.index(4, 1).unwrap());
+        let mut r = Router::new();
+        for (weight, length, exposure) in [(0.0, 4.0, 3.0), (0.5, 4.0, 3.0), (1.0, 6.0, 0.0)] {
+            let cost = Cost::avoiding(&danger, weight).unwrap();
+            let route = r.find(&grid, s, g, &cost, Heuristic::Euclidean).unwrap().unwrap();
+            assert_eq!((route.length, route.exposure), (length, exposure), "weight {weight}");
+            assert_eq!(route.cost, length + weight * exposure);
+        }
+    }
+}
