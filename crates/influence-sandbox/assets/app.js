@@ -79,8 +79,21 @@ function decode(buf) {
     w, h, version: dv.getUint32(16, true), done: dv.getUint32(20, true), target: dv.getUint32(24, true),
     kind: dv.getUint8(28), drawFront: dv.getUint8(29) === 1, lo: dv.getFloat32(32, true), hi: dv.getFloat32(36, true),
     predicted: dv.getUint32(40, true), lastSeen: dv.getUint32(44, true),
-    values: new Float32Array(buf, 48, n), flags: new Uint8Array(buf, 48 + 4 * n, n),
+    values: new Float32Array(buf, 48, n), flags: new Uint8Array(buf, 48 + 4 * n, n), routes: decodeRoutes(dv, 48 + 5 * n),
   };
+}
+
+/** The routes after the flags: a count, then per route a length and its cells. */
+function decodeRoutes(dv, at) {
+  const routes = [], count = dv.getUint32(at, true);
+  at += 4;
+  for (let r = 0; r < count; r++) {
+    const len = dv.getUint32(at, true), cells = new Uint32Array(len);
+    for (let i = 0; i < len; i++) cells[i] = dv.getUint32(at + 4 + 4 * i, true);
+    routes.push(cells);
+    at += 4 + 4 * len;
+  }
+  return routes;
 }
 
 /** The colour-table index of v, as influence::render::Scale::unit places it. */
@@ -205,12 +218,32 @@ function setScene(s) {
   if (!s.layers.includes(state.layer)) state.layer = s.layers.includes("influence") ? "influence" : s.layers[0];
   $("layer").value = state.layer;
   fillSelect($("perspective"), s.teams, s.perspective);
+  fillSelect($("route-layer"), s.layers, $("route-layer").value || "theirs");
+  showRoutes();
   const teams = [...s.teams, ...PRESET_TEAMS.filter((t) => !s.teams.includes(t))];
   fillSelect($("team"), teams, $("team").value || state.defaults.team);
   showSource();
   showPropagation();
   showSteps();
   drawOverlay();
+}
+
+/** A route as its [[path]] table (without what was found). */
+const pathTable = ({ from, to, layer, weight }) => ({ from, to, layer, weight });
+const setPaths = (paths) => edit("PUT", "paths", { paths });
+
+function showRoutes() {
+  const fmt = (v) => (Math.abs(v) >= 1000 ? v.toExponential(2) : v.toFixed(1));
+  $("routes").replaceChildren(...state.scene.paths.map((p, i) => {
+    const li = document.createElement("li"), text = document.createElement("span"), del = document.createElement("button");
+    text.textContent = `avoid ${p.layer || "theirs"} ×${p.weight ?? 1}: ` +
+      (p.reachable ? `${fmt(p.length)} long, exposure ${fmt(p.exposure)}` : "unreachable");
+    del.textContent = "×";
+    del.title = "remove this route";
+    del.onclick = () => setPaths(state.scene.paths.filter((_, j) => j !== i).map(pathTable));
+    li.append(text, del);
+    return li;
+  }));
 }
 
 function fillSelect(select, items, value) {
@@ -444,6 +477,22 @@ function drawOverlay() {
       ctx.beginPath(); ctx.moveTo(x - 10, y); ctx.lineTo(x + 10, y); ctx.moveTo(x, y - 10); ctx.lineTo(x, y + 10); ctx.stroke();
     }
   }
+  const centreOf = (c) => [(c % w + 0.5) * cellPx, (Math.floor(c / w) + 0.5) * cellPx];
+  for (const route of f ? f.routes : []) {
+    if (route.length < 2) continue;
+    for (const [width, colour] of [[4, "#fff"], [2, "#000"]]) {
+      ctx.lineWidth = width; ctx.strokeStyle = colour; ctx.lineJoin = "round";
+      ctx.beginPath();
+      route.forEach((c, i) => (i ? ctx.lineTo(...centreOf(c)) : ctx.moveTo(...centreOf(c))));
+      ctx.stroke();
+    }
+  }
+  const ends = s.paths.flatMap((p) => [p.from, p.to].map(toScreen));
+  if (state.routeStart) ends.push(toScreen(centre(...state.routeStart)));
+  for (const [x, y] of ends) {
+    ctx.beginPath(); ctx.arc(x, y, 4, 0, 2 * Math.PI);
+    ctx.fillStyle = "#fff"; ctx.fill(); ctx.lineWidth = 1.5; ctx.strokeStyle = "#000"; ctx.stroke();
+  }
   const r = Math.max(5, Math.min(9, cellPx * 1.5));
   for (const src of s.sources) {
     const at = state.drag && state.drag.id === src.id ? state.drag.at : src.at;
@@ -536,6 +585,12 @@ function onPointerDown(e) {
   } else if ((state.tool === "wall" || state.tool === "erase") && c) {
     state.drag = { last: c };
     paintWalls(brushCells(c, c), state.tool === "wall");
+  } else if (state.tool === "route" && c) {
+    if (!state.routeStart) { state.routeStart = c; drawOverlay(); return; }
+    const from = centre(...state.routeStart);
+    state.routeStart = null;
+    const path = { from, to: centre(...c), layer: $("route-layer").value, weight: Number($("route-weight").value) };
+    setPaths([...state.scene.paths.map(pathTable), path]);
   } else if (state.tool === "seen" && c) {
     state.drag = { seen: c, to: c };
   }
@@ -605,6 +660,7 @@ function showCell(v) {
 
 function setTool(tool) {
   state.tool = tool;
+  state.routeStart = null;
   if (tool !== "select" && state.selected !== null) { state.selected = null; showSource(); drawOverlay(); }
   for (const b of $("tools").querySelectorAll("button")) b.setAttribute("aria-pressed", String(b.dataset.tool === tool));
   $("overlay").className = tool === "select" ? "select" : "";
@@ -672,6 +728,7 @@ function bindControls() {
     $("rate-out").textContent = state.rate >= MAX_RATE ? "max" : state.rate + "/s";
   };
   $("rate-hz").oninput = showRate;
+  $("route-weight").oninput = () => { $("route-weight-out").textContent = $("route-weight").value; };
   showRate();
   $("play").onclick = () => (state.playing ? pause() : play());
   $("step-once").onclick = () => step(1);
@@ -691,7 +748,7 @@ function bindControls() {
   window.addEventListener("resize", layout);
   window.addEventListener("keydown", (e) => {
     if (e.target.closest && e.target.closest("input, select, textarea")) return;
-    const keys = { v: "select", a: "add", w: "wall", e: "erase", l: "seen" };
+    const keys = { v: "select", a: "add", w: "wall", e: "erase", r: "route", l: "seen" };
     if (keys[e.key]) setTool(keys[e.key]);
     else if (e.key === " ") { e.preventDefault(); state.playing ? pause() : play(); }
     else if (e.key === "s") step(1);
@@ -739,7 +796,7 @@ async function init() {
 
 window.sandbox = {
   state, api, idle, loadMap, addSource, deleteSource, paintWalls, setLayer, setPropagation, step, reset, play, pause,
-  exportToml, cellToClient, bench, setTool,
+  exportToml, cellToClient, bench, setTool, setPaths,
   importToml: (text) => edit("POST", "import", text, "application/toml"),
   setPerspective: (team) => edit("PUT", "perspective", { team }),
   updateSource: (id, spec) => edit("PUT", "sources/" + id, spec),

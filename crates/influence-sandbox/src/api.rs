@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::spec::{self, MapSpec, PropagationSpec, SourceSpec};
+use crate::spec::{self, MapSpec, PathSpec, PropagationSpec, SourceSpec};
 
 /// A refused request: the status and a message for the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,6 +174,28 @@ pub struct SourceView<'a> {
     pub spec: &'a SourceSpec,
 }
 
+/// `PUT /api/paths`: every route, replacing those there were.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathsRequest {
+    /// `[[path]]` tables.
+    pub paths: Vec<PathSpec>,
+}
+
+/// A route as the API shows it: its `[[path]]` table and what was found.
+#[derive(Debug, Clone, Serialize)]
+pub struct PathView<'a> {
+    /// The table.
+    #[serde(flatten)]
+    pub spec: &'a PathSpec,
+    /// Whether a walk reaches the goal.
+    pub reachable: bool,
+    /// Its length in world units.
+    pub length: Option<f32>,
+    /// The avoided layer's values summed over its cells.
+    pub exposure: Option<f32>,
+}
+
 /// The map part of `GET /api/scene`.
 #[derive(Debug, Clone, Serialize)]
 pub struct MapView {
@@ -238,6 +260,8 @@ pub struct SceneView<'a> {
     pub steps: Steps,
     /// The layers `/api/layer/{name}` serves.
     pub layers: Vec<String>,
+    /// The routes, with what was found (their cells come with each frame).
+    pub paths: Vec<PathView<'a>>,
     /// The flood fill's guess, under `kind = "flood"`.
     pub prediction: Option<PredictionView>,
     /// A problem computing the layers (they are zero meanwhile), or `null`.

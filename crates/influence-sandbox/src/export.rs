@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::api::ApiError;
 use crate::scene::{neighbours, Scene};
-use crate::spec::{MapSpec, PropagationSpec, SourceSpec};
+use crate::spec::{MapSpec, PathSpec, PropagationSpec, SourceSpec};
 
 /// A scenario file as written.
 #[derive(Debug, Deserialize)]
@@ -25,6 +25,8 @@ struct ScenarioFile {
     #[allow(dead_code)] // read to refuse unknown keys; the sandbox shows every layer anyway
     output: OutputSpec,
     propagation: Option<PropagationSpec>,
+    #[serde(default, rename = "path")]
+    paths: Vec<PathSpec>,
 }
 
 /// The `[output]` table.
@@ -44,6 +46,8 @@ struct OutputSpec {
 struct Rest<'a> {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     source: Vec<&'a SourceSpec>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    path: Vec<&'a PathSpec>,
     #[serde(skip_serializing_if = "Option::is_none")]
     propagation: Option<PropagationSpec>,
     output: OutputSpec,
@@ -97,6 +101,7 @@ pub fn export(scene: &Scene) -> Result<String, ApiError> {
     out += "]\n\n";
     let rest = Rest {
         source: scene.source_specs().collect(),
+        path: scene.path_specs().collect(),
         propagation: scene.propagation_spec(),
         output: OutputSpec { layers: Some(scene.layer_names()), upscale: None, markers: true },
     };
@@ -126,7 +131,7 @@ pub fn import(text: &str, map_file: MapResolver<'_>) -> Result<Scene, ApiError> 
         None => (None, "imported".to_owned()),
     };
     let grid = file.map.grid(map_text.as_deref())?;
-    Scene::from_parts(grid, label, file.sources, file.perspective, file.propagation)
+    Scene::from_parts(grid, label, file.sources, file.perspective, file.propagation, file.paths)
 }
 
 /// Resolves `map.file` among the bundled maps only (what an upload may name).

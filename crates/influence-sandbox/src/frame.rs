@@ -20,10 +20,11 @@
 //! 44      u32      the flood's last-seen cell index, or 0xFFFFFFFF
 //! 48      f32 × n  values, row y = 0 first
 //! 48+4n   u8 × n   flags: bit 0 blocked, bit 1 front line
+//! 48+5n   u32      number of routes, then per route: u32 cell count, u32 × count cells
 //! ```
 
 use influence::render::{self, Scale};
-use influence::{Grid, Layer, Space};
+use influence::{Grid, Layer};
 use serde::Serialize;
 
 /// Bytes before the values.
@@ -53,7 +54,7 @@ fn u32_of(v: impl TryInto<u32>) -> u32 {
 }
 
 /// Encodes `layer` on `grid` with the front-line mask `front`.
-pub fn encode(grid: &Grid, layer: &Layer, front: &[bool], info: FrameInfo) -> Vec<u8> {
+pub fn encode(grid: &Grid, layer: &Layer, front: &[bool], routes: &[&[usize]], info: FrameInfo) -> Vec<u8> {
     let n = grid.len();
     let mut out = Vec::with_capacity(HEADER + 5 * n);
     let (kind, lo, hi) = match Scale::auto(layer) {
@@ -80,6 +81,11 @@ pub fn encode(grid: &Grid, layer: &Layer, front: &[bool], info: FrameInfo) -> Ve
         out.extend_from_slice(&v.to_le_bytes());
     }
     out.extend(grid.blocked().iter().zip(front).map(|(&b, &f)| u8::from(b) | u8::from(f) << 1));
+    out.extend_from_slice(&u32_of(routes.len()).to_le_bytes());
+    for route in routes {
+        out.extend_from_slice(&u32_of(route.len()).to_le_bytes());
+        route.iter().for_each(|&c| out.extend_from_slice(&u32_of(c).to_le_bytes()));
+    }
     out
 }
 
@@ -131,8 +137,8 @@ mod tests {
             predicted: Some(2),
             last_seen: None,
         };
-        let f = encode(&grid, &layer, &[true, false, false], info);
-        assert_eq!(f.len(), HEADER + 3 * 5);
+        let f = encode(&grid, &layer, &[true, false, false], &[&[0, 2]], info);
+        assert_eq!(f.len(), HEADER + 3 * 5 + 4 + 4 + 8);
         let word = |o: usize| u32::from_le_bytes(f[o..o + 4].try_into().unwrap());
         assert_eq!(&f[..4], b"INFL");
         assert_eq!([word(8), word(12), word(16), word(20), word(24)], [3, 1, 7, 3, 4]);
@@ -140,7 +146,11 @@ mod tests {
         assert_eq!([f32::from_bits(word(32)), f32::from_bits(word(36))], [-2.0, 2.0]);
         assert_eq!([word(40), word(44)], [2, u32::MAX]);
         assert_eq!(f32::from_bits(word(HEADER + 8)), 1.0);
-        assert_eq!(&f[HEADER + 12..], &[2, 1, 0]);
+        assert_eq!(&f[HEADER + 12..HEADER + 15], &[2, 1, 0]);
+        assert_eq!(
+            [word(HEADER + 15), word(HEADER + 19), word(HEADER + 23), word(HEADER + 27)],
+            [1, 2, 0, 2]
+        );
     }
 
     #[test]

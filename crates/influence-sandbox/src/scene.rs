@@ -11,12 +11,13 @@
 //! nothing (every later step would be the same), so the page shows what the export renders.
 
 use influence::propagate::{seeds_from_sources, FloodFill, Prediction, Propagator, Seed, SteadyState, Stop};
+use influence::route::{Cost, Heuristic, Route, Router};
 use influence::{query, Analysis, Connectivity, Grid, Layer, Space, Stamper};
 
 use crate::api::{
-    ApiError, CellView, MapRequest, MapView, PredictionView, SceneView, SourceView, Steps, WallEdit,
+    ApiError, CellView, MapRequest, MapView, PathView, PredictionView, SceneView, SourceView, Steps, WallEdit,
 };
-use crate::spec::{limits, Method, PropKind, Propagation, PropagationSpec, SourceSpec};
+use crate::spec::{limits, Method, PathPlan, PathSpec, PropKind, Propagation, PropagationSpec, SourceSpec};
 
 /// Cell-steps (cells × teams × steps) one request may spend replaying a diffusion.
 pub const STEP_BUDGET: usize = 1 << 25;
@@ -38,6 +39,7 @@ pub struct Scene {
     next_id: u32,
     perspective: Option<String>,
     propagation: Option<(PropagationSpec, Propagation)>,
+    paths: Vec<(PathSpec, PathPlan)>,
     /// Steps asked for (diffuse `steps`, flood `max_steps`).
     steps: u64,
     version: u64,
@@ -68,6 +70,9 @@ struct Calc {
     analysis: Analysis,
     front: Vec<bool>,
     front_layer: Layer,
+    /// Per path: its route, or `None` where the goal cannot be reached.
+    routes: Vec<Option<Route>>,
+    router: Router,
     error: Option<String>,
     scratch: Layer,
 }
@@ -89,6 +94,8 @@ impl Calc {
             analysis: Analysis::new(grid.len()),
             front: vec![false; grid.len()],
             front_layer: Layer::for_space(grid),
+            routes: Vec::new(),
+            router: Router::new(),
             error: None,
             scratch: Layer::for_space(grid),
         }
@@ -119,6 +126,7 @@ impl Scene {
             next_id: 1,
             perspective: None,
             propagation: None,
+            paths: Vec::new(),
             steps: 1,
             version: 1,
         }
@@ -185,6 +193,7 @@ impl Scene {
         sources: Vec<SourceSpec>,
         perspective: Option<String>,
         propagation: Option<PropagationSpec>,
+        paths: Vec<PathSpec>,
     ) -> Result<Self, ApiError> {
         let mut scene = Self::new(grid, map_name);
         if let Some(spec) = propagation {
@@ -198,6 +207,7 @@ impl Scene {
         if let Some(p) = perspective {
             scene.set_perspective(Some(p))?;
         }
+        scene.set_paths(paths)?;
         Ok(scene)
     }
 
@@ -241,14 +251,15 @@ impl Scene {
         if let Some([x, y]) = edit.cells.iter().find(|[x, y]| *x as usize >= w || *y as usize >= h) {
             return Err(ApiError::invalid(format!("cell ({x}, {y}) is outside the {w}×{h} map")));
         }
-        let keep = match self.propagation.as_ref().map(|(_, p)| p.method) {
-            Some(Method::Flood { last_seen, .. }) => Some(last_seen),
-            _ => None,
-        };
+        // Cells that must stay open: the flood's last-seen cell and the routes' ends.
+        let mut keep: Vec<usize> = self.paths.iter().flat_map(|(_, p)| [p.from, p.to]).collect();
+        if let Some(Method::Flood { last_seen, .. }) = self.propagation.as_ref().map(|(_, p)| p.method) {
+            keep.push(last_seen);
+        }
         let mut changed = false;
         for &[x, y] in &edit.cells {
             let (x, y) = (x as usize, y as usize);
-            if Some(y * w + x) != keep && self.grid.is_blocked(x, y) != edit.blocked {
+            if !keep.contains(&(y * w + x)) && self.grid.is_blocked(x, y) != edit.blocked {
                 // In range (checked above), so this cannot fail.
                 changed |= self.grid.set_blocked(x, y, edit.blocked).is_ok();
             }
@@ -373,6 +384,28 @@ impl Scene {
             placed.source = source;
         }
         self.edited();
+        Ok(())
+    }
+
+    /// Replaces the routes (`[[path]]` tables).
+    ///
+    /// # Errors
+    /// 422 for more than [`limits::MAX_PATHS`] or a bad table (nothing changes then).
+    pub fn set_paths(&mut self, specs: Vec<PathSpec>) -> Result<(), ApiError> {
+        if specs.len() > limits::MAX_PATHS {
+            return Err(ApiError::invalid(format!("at most {} paths", limits::MAX_PATHS)));
+        }
+        let names = self.layer_names();
+        let mut paths = Vec::with_capacity(specs.len());
+        for (i, spec) in specs.into_iter().enumerate() {
+            let plan = spec
+                .validate(&self.grid, &names)
+                .map_err(|e| ApiError::invalid(format!("path[{i}]: {e}")))?;
+            paths.push((spec, plan));
+        }
+        self.paths = paths;
+        self.version += 1;
+        self.calc.analysis_stale = true;
         Ok(())
     }
 
@@ -531,6 +564,28 @@ impl Scene {
             *v = f32::from(u8::from(f));
         }
         calc.analysis_stale = false;
+        let mut router = std::mem::take(&mut self.calc.router);
+        let routes = self
+            .paths
+            .iter()
+            .map(|(_, plan)| {
+                // A layer gone with its team's last source leaves the route unreachable.
+                let cost = Cost::avoiding(self.layer(&plan.layer)?, plan.weight).ok()?;
+                router.find(&self.grid, plan.from, plan.to, &cost, Heuristic::Octile).ok().flatten()
+            })
+            .collect();
+        self.calc.router = router;
+        self.calc.routes = routes;
+    }
+
+    /// Each route's cells (empty where the goal cannot be reached).
+    pub fn route_cells(&self) -> Vec<&[usize]> {
+        self.calc.routes.iter().map(|r| r.as_ref().map_or(&[][..], |r| r.cells.as_slice())).collect()
+    }
+
+    /// The `[[path]]` tables.
+    pub fn path_specs(&self) -> impl Iterator<Item = &PathSpec> {
+        self.paths.iter().map(|(s, _)| s)
     }
 
     /// The names of the layers, in the page's order: teams, compound maps, front line, heat.
@@ -602,6 +657,20 @@ impl Scene {
             propagation: self.propagation_spec(),
             steps: self.steps(),
             layers: self.layer_names(),
+            paths: self
+                .paths
+                .iter()
+                .zip(self.calc.routes.iter().map(Some).chain(std::iter::repeat(None)))
+                .map(|((spec, _), route)| {
+                    let route = route.and_then(Option::as_ref);
+                    PathView {
+                        spec,
+                        reachable: route.is_some(),
+                        length: route.map(|r| r.length),
+                        exposure: route.map(|r| r.exposure),
+                    }
+                })
+                .collect(),
             prediction: self.calc.prediction.map(|p| {
                 let (cell, world) = cell_xy(p.cell);
                 PredictionView {

@@ -22,7 +22,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::api::{
-    self, ApiError, BundledView, FrameRequest, MapRequest, PerspectiveRequest, StepRequest, WallEdit,
+    self, ApiError, BundledView, FrameRequest, MapRequest, PathsRequest, PerspectiveRequest, StepRequest,
+    WallEdit,
 };
 use crate::frame::{self, FrameInfo};
 use crate::http::{read_request, write_response, ReadError, Request, Response};
@@ -313,6 +314,13 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
             scene.set_perspective(p.team)?;
             scene_json(&mut scene)
         }
+        ("PUT", "paths") => {
+            let request: PathsRequest = api::parse(&request.body)?;
+            let mut scene = shared.scene();
+            scene.refresh();
+            scene.set_paths(request.paths)?;
+            scene_json(&mut scene)
+        }
         ("PUT", "propagation") => {
             let spec = api::parse_propagation(&request.body)?;
             let mut scene = shared.scene();
@@ -352,7 +360,7 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
         (
             _,
             "colormap" | "maps" | "scene" | "export" | "import" | "map" | "walls" | "sources" | "perspective"
-            | "propagation" | "step" | "reset" | "frame" | "cell",
+            | "propagation" | "paths" | "step" | "reset" | "frame" | "cell",
         ) => Err(ApiError { status: 405, message: format!("{method} is not allowed on /api/{api}") }),
         _ => Err(ApiError::not_found(format!("no endpoint /api/{api}"))),
     }
@@ -381,11 +389,8 @@ fn layer_frame(scene: &mut Scene, name: &str) -> Result<Response, ApiError> {
         predicted,
         last_seen,
     };
-    Ok(Response::new(
-        200,
-        "application/octet-stream",
-        frame::encode(scene.grid(), layer, scene.front(), info),
-    ))
+    let body = frame::encode(scene.grid(), layer, scene.front(), &scene.route_cells(), info);
+    Ok(Response::new(200, "application/octet-stream", body))
 }
 
 /// The address to wake the accept loop through: loopback for an unspecified bind address.

@@ -28,6 +28,8 @@ pub mod limits {
     pub const MAX_ABS: f32 = 1e6;
     /// Diffusion or flood steps.
     pub const MAX_STEPS: u64 = 100_000;
+    /// Routes (`[[path]]` tables) in a scene.
+    pub const MAX_PATHS: usize = 8;
 }
 
 /// Exactly `N` numbers (serde's own arrays would let extra elements through).
@@ -337,6 +339,67 @@ impl MapSpec {
     }
 }
 
+/// One `[[path]]` table: the cheapest walk from `from` to `to` where entering a cell costs
+/// its step plus `weight` times the positive value of `layer` there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)] // the keys are documented in docs/scenario.md
+pub struct PathSpec {
+    pub from: Fixed<2>,
+    pub to: Fixed<2>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f32>,
+}
+
+/// A validated `[[path]]`: its end cells, the layer to avoid and the weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PathPlan {
+    /// Start cell.
+    pub from: usize,
+    /// Goal cell.
+    pub to: usize,
+    /// The layer to avoid (default `theirs`).
+    pub layer: String,
+    /// Cost per unit of the layer's positive value.
+    pub weight: f32,
+}
+
+/// The walkable cell holding world position `at`.
+fn walkable_cell(grid: &Grid, key: &str, at: Fixed<2>) -> Result<usize, String> {
+    let p = Vec2::new(num(key, at.0[0])?, num(key, at.0[1])?);
+    match grid.cell_at(p) {
+        Some((x, y)) if !grid.is_blocked(x, y) => Ok(y * grid.width() + x),
+        Some((x, y)) => Err(format!("{key} is in cell ({x}, {y}), which is blocked")),
+        None => Err(format!("{key} is outside the map")),
+    }
+}
+
+impl PathSpec {
+    /// Checks the ends (on the map, walkable), the weight and the layer's name against
+    /// `layers`.
+    ///
+    /// # Errors
+    /// A message naming the key at fault.
+    pub fn validate(&self, grid: &Grid, layers: &[String]) -> Result<PathPlan, String> {
+        let layer = self.layer.clone().unwrap_or_else(|| "theirs".to_owned());
+        if !layers.contains(&layer) {
+            return Err(format!("path.layer: unknown layer {layer:?}; layers: {}", layers.join(", ")));
+        }
+        let weight = self.weight.unwrap_or(1.0);
+        if num("path.weight", weight)? < 0.0 {
+            return Err(format!("path.weight must be >= 0, got {weight}"));
+        }
+        Ok(PathPlan {
+            from: walkable_cell(grid, "path.from", self.from)?,
+            to: walkable_cell(grid, "path.to", self.to)?,
+            layer,
+            weight,
+        })
+    }
+}
+
 /// The `kind` names of `[propagation]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -506,14 +569,7 @@ impl PropagationSpec {
                 let Some(Fixed(at)) = self.last_seen else {
                     return Err("propagation.last_seen = [x, y] is required for flood".to_owned());
                 };
-                let at = Vec2::new(num("last_seen[0]", at[0])?, num("last_seen[1]", at[1])?);
-                let last_seen = match grid.cell_at(at) {
-                    Some((x, y)) if !grid.is_blocked(x, y) => y * grid.width() + x,
-                    Some((x, y)) => {
-                        return Err(format!("propagation.last_seen is in cell ({x}, {y}), which is blocked"))
-                    }
-                    None => return Err("propagation.last_seen is outside the map".to_owned()),
-                };
+                let last_seen = walkable_cell(grid, "propagation.last_seen", Fixed(at))?;
                 let v = self.velocity.map_or([0.0; 2], |v| v.0);
                 let velocity = Vec3::new(num("velocity[0]", v[0])?, num("velocity[1]", v[1])?, 0.0);
                 let cooling = num("propagation.cooling", self.cooling.unwrap_or(0.1))?;

@@ -53,6 +53,8 @@ fn assert_matches_export(a: SocketAddr) -> reference::Rendered {
         let frame = layer(a, name);
         assert_eq!(frame.done, frame.target, "{name}: the replay has caught up");
         assert_same_bits(name, &frame.values, want.layers[name].values());
+        let routes: Vec<Vec<usize>> = want.routes.iter().map(|r| r.clone().unwrap_or_default()).collect();
+        assert_eq!(frame.routes, routes, "routes");
     }
     want
 }
@@ -196,17 +198,71 @@ fn propagation_matches_the_library_step_by_step() {
 }
 
 #[test]
+fn routes_avoid_the_chosen_layer_and_follow_the_propagation() {
+    let s = server();
+    let a = s.addr();
+    small_map(a);
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "red", "at": [12.5, 0], "strength": 4, "falloff": "linear", "radius": 30 }),
+    );
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "blue", "at": [50, 10], "strength": 9, "falloff": "linear", "radius": 25 }),
+    );
+    let paths = json!({ "paths": [
+        { "from": [11.25, 23.75], "to": [86.25, 1.25] },
+        { "from": [11.25, 23.75], "to": [86.25, 1.25], "layer": "tension", "weight": 0 },
+        { "from": [11.25, 1.25], "to": [86.25, 23.75], "layer": "blue", "weight": 5 },
+    ] });
+    let scene = ok(a, "PUT", "/api/paths", &paths);
+    assert_eq!(scene["paths"].as_array().unwrap().len(), 3);
+    assert!(scene["paths"].as_array().unwrap().iter().all(|p| p["reachable"] == true));
+    let want = assert_matches_export(a);
+    assert!(want.routes[0].as_ref().unwrap().len() >= want.routes[1].as_ref().unwrap().len());
+    // Routes follow the layers as a diffusion steps, and survive the export round trip.
+    ok(a, "PUT", "/api/propagation", &json!({ "kind": "diffuse", "decay": 0.05, "steps": 2 }));
+    ok(a, "POST", "/api/step", &json!({ "steps": 12 }));
+    assert_matches_export(a);
+    let text = get(a, "/api/export").text();
+    assert_eq!(text.matches("[[path]]").count(), 3);
+    assert_eq!(request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes()).status, 200);
+    assert_eq!(get(a, "/api/export").text(), text);
+    // Walls never cover a route's ends; bad tables are refused whole.
+    ok(a, "POST", "/api/walls", &json!({ "cells": [[0, 11], [1, 11]], "blocked": true }));
+    assert_eq!(get(a, "/api/cell?x=0&y=11").json()["walkable"], true, "a route's start stays open");
+    assert_eq!(get(a, "/api/cell?x=1&y=11").json()["walkable"], false);
+    for bad in [
+        json!({ "paths": [{ "from": [11.25, 23.75], "to": [41.25, -1.25] }] }),
+        json!({ "paths": [{ "from": [11.25, 23.75], "to": [1000, 5] }] }),
+        json!({ "paths": [{ "from": [11.25, 23.75], "to": [86.25, 1.25], "layer": "heat" }] }),
+        json!({ "paths": [{ "from": [11.25, 23.75], "to": [86.25, 1.25], "weight": -1 }] }),
+        json!({ "paths": vec![json!({ "from": [11.25, 23.75], "to": [86.25, 1.25] }); 9] }),
+    ] {
+        let r = send(a, "PUT", "/api/paths", &bad);
+        assert_eq!(r.status, 422, "{bad}: {}", r.text());
+    }
+    assert_eq!(get(a, "/api/scene").json()["paths"].as_array().unwrap().len(), 3);
+}
+
+#[test]
 fn the_example_scenarios_import() {
     let s = server();
     let a = s.addr();
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/scenarios");
-    for file in ["outpost.toml", "london.toml"] {
+    for file in ["outpost.toml", "london.toml", "spread.toml", "chase.toml", "ambush.toml"] {
         let text = std::fs::read_to_string(format!("{dir}/{file}")).unwrap();
         let r = request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes());
         assert_eq!(r.status, 200, "{file}: {}", r.text());
         assert_matches_export(a);
+        if file == "london.toml" {
+            assert_eq!(get(a, "/api/scene").json()["map"]["name"], "London_0_512");
+        }
     }
-    assert_eq!(get(a, "/api/scene").json()["map"]["name"], "London_0_512");
     // A scenario given on the command line reads its map file from beside it.
     let path = format!("{dir}/london.toml");
     let count = std::fs::read_to_string(&path).unwrap().matches("[[source]]").count();

@@ -132,6 +132,8 @@ fn screenshot_for_the_docs() {
     }
     let p = json!({ "kind": "diffuse", "decay": 0.003, "momentum": 0.8, "steps": 300 });
     ok(a, "PUT", "/api/propagation", &p);
+    let route = json!({ "from": [97.5, 20.5], "to": [255.5, 250.5], "layer": "theirs", "weight": 3 });
+    ok(a, "PUT", "/api/paths", &json!({ "paths": [route] }));
     // Read the values on the front line, in the south-west corridor.
     let front = layer(a, "frontline");
     let w = front.width;

@@ -112,6 +112,8 @@ pub struct Frame {
     pub predicted: Option<usize>,
     pub values: Vec<f32>,
     pub flags: Vec<u8>,
+    /// Each route's cells (empty where unreachable).
+    pub routes: Vec<Vec<usize>>,
 }
 
 pub fn decode(body: &[u8]) -> Frame {
@@ -119,7 +121,13 @@ pub fn decode(body: &[u8]) -> Frame {
     let word = |o: usize| u32::from_le_bytes(body[o..o + 4].try_into().unwrap());
     let (width, height) = (word(8) as usize, word(12) as usize);
     let n = width * height;
-    assert_eq!(body.len(), 48 + 5 * n);
+    let mut at = 48 + 5 * n;
+    let mut next = || {
+        at += 4;
+        word(at - 4) as usize
+    };
+    let routes = (0..next()).map(|_| (0..next()).map(|_| next()).collect()).collect();
+    assert_eq!(at, body.len());
     Frame {
         width,
         height,
@@ -131,7 +139,8 @@ pub fn decode(body: &[u8]) -> Frame {
         hi: f32::from_bits(word(36)),
         predicted: (word(40) != u32::MAX).then_some(word(40) as usize),
         values: (0..n).map(|i| f32::from_bits(word(48 + 4 * i))).collect(),
-        flags: body[48 + 4 * n..].to_vec(),
+        flags: body[48 + 4 * n..48 + 5 * n].to_vec(),
+        routes,
     }
 }
 

@@ -8,9 +8,8 @@ use influence::glam::{Vec2, Vec3};
 use influence::propagate::{
     seeds_from_sources, Chase, DecayKind, Diffusion, FloodFill, Propagator, SteadyState,
 };
-use influence::{
-    query, Analysis, Band, Connectivity, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper,
-};
+use influence::route::{Cost, Heuristic, Router};
+use influence::{query, Analysis, Band, Connectivity, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 use toml::Value;
 
 /// A scenario's layers by name, as `influence render` would write them.
@@ -19,6 +18,8 @@ pub struct Rendered {
     pub layers: BTreeMap<String, Layer>,
     /// The flood fill's predicted cell.
     pub predicted: Option<usize>,
+    /// Each `[[path]]`'s route cells (`None` where unreachable).
+    pub routes: Vec<Option<Vec<usize>>>,
 }
 
 fn f(v: &Value) -> f32 {
@@ -203,5 +204,17 @@ pub fn render(text: &str) -> Rendered {
     for (name, layer) in teams.into_iter().zip(team_layers) {
         layers.insert(name, layer);
     }
-    Rendered { grid, layers, predicted }
+    let mut router = Router::new();
+    let mut routes = Vec::new();
+    for p in doc.get("path").and_then(Value::as_array).unwrap_or(&empty) {
+        let cell = |k: &str| {
+            let (x, y) = grid.cell_at(pair(&p[k])).unwrap();
+            grid.index(x, y).unwrap()
+        };
+        let layer = &layers[p.get("layer").and_then(Value::as_str).unwrap_or("theirs")];
+        let cost = Cost::avoiding(layer, p.get("weight").map_or(1.0, f)).unwrap();
+        let route = router.find(&grid, cell("from"), cell("to"), &cost, Heuristic::Octile).unwrap();
+        routes.push(route.map(|r| r.cells));
+    }
+    Rendered { grid, layers, predicted, routes }
 }
