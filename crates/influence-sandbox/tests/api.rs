@@ -41,6 +41,13 @@ fn small_map(a: SocketAddr) {
     );
 }
 
+/// [`assert_matches_export`], and `influence render` (when built) agrees with it.
+fn assert_matches_export_and_cli(a: SocketAddr) -> reference::Rendered {
+    let want = assert_matches_export(a);
+    common::assert_cli_agrees(&get(a, "/api/export").text(), &want);
+    want
+}
+
 /// Every layer the server shows equals the library's rendering of the export, bit for bit.
 fn assert_matches_export(a: SocketAddr) -> reference::Rendered {
     let export = get(a, "/api/export");
@@ -98,7 +105,7 @@ fn stamped_scenes_match_the_library_and_the_export_round_trips() {
         ids.push(ok(a, "POST", "/api/sources", src)["id"].as_u64().unwrap());
     }
     ok(a, "PUT", "/api/perspective", &json!({ "team": "blue" }));
-    assert_matches_export(a);
+    assert_matches_export_and_cli(a);
 
     // Moving, editing and deleting sources, and painting walls, keep it exact.
     let moved = json!({ "team": "red", "at": [40, 22.5], "strength": 10, "falloff": "polynomial", "power": 2, "radius": 30 });
@@ -165,7 +172,7 @@ fn propagation_matches_the_library_step_by_step() {
 
     // The steady state, and a steady state refusing an additive source.
     ok(a, "PUT", "/api/propagation", &json!({ "kind": "steady", "decay": 0.05, "momentum": 0.5 }));
-    assert_matches_export(a);
+    assert_matches_export_and_cli(a);
     let add = send(
         a,
         "POST",
@@ -182,7 +189,7 @@ fn propagation_matches_the_library_step_by_step() {
     ok(a, "POST", "/api/step", &json!({ "steps": 5 }));
     let scene = get(a, "/api/scene").json();
     assert_eq!(scene["propagation"]["max_steps"], 9);
-    let want_after = assert_matches_export(a);
+    let want_after = assert_matches_export_and_cli(a);
     assert_ne!(want.layers["heat"], want_after.layers["heat"]);
     let guess = want_after.predicted.unwrap();
     assert_eq!(scene["prediction"]["cell"], json!([guess % 32, guess / 32]));
@@ -227,7 +234,7 @@ fn routes_avoid_the_chosen_layer_and_follow_the_propagation() {
     // Routes follow the layers as a diffusion steps, and survive the export round trip.
     ok(a, "PUT", "/api/propagation", &json!({ "kind": "diffuse", "decay": 0.05, "steps": 2 }));
     ok(a, "POST", "/api/step", &json!({ "steps": 12 }));
-    assert_matches_export(a);
+    assert_matches_export_and_cli(a);
     let text = get(a, "/api/export").text();
     assert_eq!(text.matches("[[path]]").count(), 3);
     assert_eq!(request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes()).status, 200);

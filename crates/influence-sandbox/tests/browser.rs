@@ -9,6 +9,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
+
 use std::time::Duration;
 
 use common::cdp::{base64_decode, find_chromium, Chromium};
@@ -23,20 +24,6 @@ fn chromium_or_skip(test: &str) -> Option<PathBuf> {
         println!("SKIP {test}: no Chromium (install Debian's `chromium`, or set INFLUENCE_CHROMIUM)");
     }
     found
-}
-
-/// `target/debug/influence` if it has been built.
-fn cli() -> Option<PathBuf> {
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
-    Some(target.join("debug/influence")).filter(|p| p.is_file())
-}
-
-/// Reads a `.npy` file of little-endian `f32` as `influence render` writes it.
-fn read_npy(path: &Path) -> Vec<f32> {
-    let bytes = std::fs::read(path).unwrap();
-    let header = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
-    bytes[10 + header..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
 }
 
 #[test]
@@ -64,23 +51,7 @@ fn placing_two_teams_shows_their_tension_and_exports_what_render_computes() {
         common::assert_same_bits(name, &layer(server.addr(), name).values, want.layers[name].values());
     }
     // ...and the command itself, when built, agrees bit for bit.
-    if let Some(cli) = cli() {
-        let dir = tempfile::tempdir().unwrap();
-        let file = dir.path().join("scene.toml");
-        std::fs::write(&file, export).unwrap();
-        let status = std::process::Command::new(&cli)
-            .args(["render", file.to_str().unwrap(), "--out", dir.path().join("out").to_str().unwrap()])
-            .stdout(std::process::Stdio::null())
-            .status()
-            .unwrap();
-        assert!(status.success(), "{} render failed on the export", cli.display());
-        for name in ["red", "blue", "tension", "directed_vulnerability", "frontline"] {
-            let got = read_npy(&dir.path().join(format!("out/{name}.npy")));
-            common::assert_same_bits(&format!("influence render: {name}"), &got, want.layers[name].values());
-        }
-    } else {
-        println!("note: target/debug/influence is not built; compared with the library only");
-    }
+    common::assert_cli_agrees(export, &want);
 
     // The canvas shows the tension as `influence render` draws it (colour tables sampled at
     // 1024 points: within 2 of 255 per channel), and exactly the cells that gained tension

@@ -7,6 +7,7 @@ pub mod reference;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// A response.
@@ -157,5 +158,51 @@ pub fn assert_same_bits(what: &str, got: &[f32], want: &[f32]) {
     let diff = got.iter().zip(want).position(|(a, b)| a.to_bits() != b.to_bits());
     if let Some(i) = diff {
         panic!("{what}: cell {i} differs: {} vs {}", got[i], want[i]);
+    }
+}
+
+/// `target/debug/influence` if it has been built.
+pub fn cli() -> Option<PathBuf> {
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target"), PathBuf::from);
+    Some(target.join("debug/influence")).filter(|p| p.is_file())
+}
+
+/// Reads a `.npy` file of little-endian `f32` as `influence render` writes it.
+pub fn read_npy(path: &Path) -> Vec<f32> {
+    let bytes = std::fs::read(path).unwrap();
+    let header = usize::from(u16::from_le_bytes([bytes[8], bytes[9]]));
+    bytes[10 + header..].chunks_exact(4).map(|c| f32::from_le_bytes(c.try_into().unwrap())).collect()
+}
+
+/// Runs `influence render` (when built) on the exported scenario `text` and checks that it
+/// accepts it and writes the layers and routes of `want`, bit for bit.
+pub fn assert_cli_agrees(text: &str, want: &reference::Rendered) {
+    let Some(cli) = cli() else {
+        println!("note: target/debug/influence is not built; compared with the library only");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("scene.toml");
+    std::fs::write(&file, text).unwrap();
+    let out = std::process::Command::new(&cli)
+        .args(["render", file.to_str().unwrap(), "--out", dir.path().join("out").to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "influence render refused the export: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for (name, layer) in &want.layers {
+        let got = read_npy(&dir.path().join(format!("out/{name}.npy")));
+        assert_same_bits(&format!("influence render: {name}"), &got, layer.values());
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap()).unwrap();
+    let w = want.grid.width();
+    for (i, route) in want.routes.iter().enumerate() {
+        let cells: Vec<[usize; 2]> = route.iter().flatten().map(|&c| [c % w, c / w]).collect();
+        assert_eq!(summary["paths"][i]["cells"], serde_json::json!(cells), "influence render: path {i}");
     }
 }
