@@ -59,6 +59,7 @@ function report(e) {
 
 /** Runs an edit; a refused one is shown, not thrown (the scene stays as it was). */
 async function edit(method, path, body, type) {
+  state.pending++; // until the answer is applied, so idle() cannot resolve in between
   try {
     const r = await api(method, path, body, type);
     setScene(r.scene || r);
@@ -66,6 +67,9 @@ async function edit(method, path, body, type) {
   } catch (e) {
     report(e);
     return null;
+  } finally {
+    state.pending--;
+    settle();
   }
 }
 
@@ -208,6 +212,7 @@ function settle() {
 function setScene(s) {
   const changed = !state.scene || state.scene.version !== s.version;
   state.scene = s;
+  if (state.frame && s.steps.target !== state.frame.target) state.dirty = true; // a step is not an edit
   if (!changed) return;
   state.dirty = true;
   if (state.selected !== null && !s.sources.some((src) => src.id === state.selected)) state.selected = null;

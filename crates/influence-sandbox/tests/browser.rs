@@ -82,6 +82,48 @@ fn placing_two_teams_shows_their_tension_and_exports_what_render_computes() {
     assert!(warm > 1000 && changed >= warm, "{warm} warm cells, {changed} changed pixels");
 }
 
+#[test]
+fn the_editing_tools_change_the_scene_where_clicked() {
+    let Some(binary) = chromium_or_skip("browser editing test") else { return };
+    let server = start(ServeConfig::default()).unwrap();
+    let a = server.addr();
+    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
+    browser.open_sandbox(&server.url()).unwrap();
+    let result = browser.evaluate(include_str!("tools.js"), Duration::from_secs(120)).unwrap();
+    let out: serde_json::Value = serde_json::from_str(result.as_str().unwrap()).unwrap();
+    let scene = &out["scene"];
+    assert_eq!(scene["map"]["width"], 128);
+    // The red source was dragged from (20, 64) to (30, 70).
+    let at: Vec<_> =
+        scene["sources"].as_array().unwrap().iter().map(|s| (s["team"].clone(), s["at"].clone())).collect();
+    assert_eq!(at, [(json!("red"), json!([30.5, 70.5])), (json!("blue"), json!([100.5, 64.5]))]);
+    // The wall stroke, with the brush of radius 2.
+    let walkable =
+        |x: u32, y: u32| common::get(a, &format!("/api/cell?x={x}&y={y}")).json()["walkable"] == true;
+    assert!(!walkable(60, 10) && !walkable(60, 55) && !walkable(61, 100) && !walkable(58, 30));
+    assert!(walkable(60, 5) && walkable(60, 105) && walkable(64, 50));
+    // Play ran steps; Step added one; Reset went back to 1.
+    let played = out["played"].as_u64().unwrap();
+    assert!(played > 2, "played {played} steps in a second");
+    assert_eq!((out["stepped"].as_u64(), out["reset"].as_u64()), (Some(played + 1), Some(1)));
+    // The route and the chase.
+    let path = &scene["paths"][0];
+    assert_eq!(
+        (path["from"].clone(), path["to"].clone(), path["layer"].clone()),
+        (json!([5.5, 5.5]), json!([120.5, 120.5]), json!("theirs"))
+    );
+    assert_eq!(path["reachable"], true);
+    let p = &scene["propagation"];
+    assert_eq!(
+        (p["kind"].clone(), p["last_seen"].clone(), p["velocity"].clone()),
+        (json!("flood"), json!([40.5, 40.5]), json!([5, 0]))
+    );
+    assert!(scene["prediction"]["cell"].is_array());
+    assert_eq!(out["round_trip"], true);
+    assert_eq!(out["after_delete"], json!(["red"]));
+    assert_eq!(out["toast"], "", "the page showed an error");
+}
+
 /// Rewrites docs/img/sandbox.png: a diffusion between two armies on den012d.
 #[test]
 #[ignore = "writes docs/img/sandbox.png; run by hand after changing the page"]
