@@ -242,7 +242,7 @@ function showRoutes() {
   $("routes").replaceChildren(...state.scene.paths.map((p, i) => {
     const li = document.createElement("li"), text = document.createElement("span"), del = document.createElement("button");
     text.textContent = `avoid ${p.layer || "theirs"} ×${p.weight ?? 1}: ` +
-      (p.reachable ? `${fmt(p.length)} long, exposure ${fmt(p.exposure)}` : "unreachable");
+      (p.reachable ? `${fmt(p.length)} long, exposure ${fmt(p.exposure)}` : p.note || "unreachable");
     del.textContent = "×";
     del.title = "remove this route";
     del.onclick = () => setPaths(state.scene.paths.filter((_, j) => j !== i).map(pathTable));

@@ -194,6 +194,9 @@ pub struct PathView<'a> {
     pub length: Option<f32>,
     /// The avoided layer's values summed over its cells.
     pub exposure: Option<f32>,
+    /// Why the route cannot be found, when its layer is gone (its team's last source was
+    /// deleted, or the flood fill whose heat it avoided), or `null`.
+    pub note: Option<String>,
 }
 
 /// The map part of `GET /api/scene`.

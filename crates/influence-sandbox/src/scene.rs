@@ -450,6 +450,7 @@ impl Scene {
                 Ok((heat, prediction)) => (self.calc.heat, self.calc.prediction) = (heat, Some(prediction)),
                 Err(e) => self.calc.error = Some(e),
             }
+            self.calc.analysis_stale = true; // a route may avoid the heat
             self.calc.done = self.steps;
         }
         self.calc.flood_stale = false;
@@ -661,10 +662,16 @@ impl Scene {
                 .paths
                 .iter()
                 .zip(self.calc.routes.iter().map(Some).chain(std::iter::repeat(None)))
-                .map(|((spec, _), route)| {
+                .map(|((spec, plan), route)| {
                     let route = route.and_then(Option::as_ref);
                     PathView {
                         spec,
+                        note: self.layer(&plan.layer).is_none().then(|| {
+                            format!(
+                                "layer {:?} does not exist now; influence render would refuse it",
+                                plan.layer
+                            )
+                        }),
                         reachable: route.is_some(),
                         length: route.map(|r| r.length),
                         exposure: route.map(|r| r.exposure),

@@ -254,6 +254,27 @@ fn routes_avoid_the_chosen_layer_and_follow_the_propagation() {
         assert_eq!(r.status, 422, "{bad}: {}", r.text());
     }
     assert_eq!(get(a, "/api/scene").json()["paths"].as_array().unwrap().len(), 3);
+    // A route whose layer goes with its team's last source says so.
+    ok(a, "DELETE", "/api/sources/2", &json!({}));
+    let third = &get(a, "/api/scene").json()["paths"][2];
+    assert_eq!(third["reachable"], false);
+    assert!(third["note"].as_str().unwrap().contains("\"blue\""), "{third}");
+    // A route avoiding the flood's heat follows the fill as it steps.
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "blue", "at": [50, 10], "strength": 9, "falloff": "point" }),
+    );
+    let flood = json!({ "kind": "flood", "last_seen": [47.5, 23.75], "max_steps": 2 });
+    ok(a, "PUT", "/api/propagation", &flood);
+    let heat =
+        json!({ "paths": [{ "from": [11.25, 23.75], "to": [86.25, 23.75], "layer": "heat", "weight": 50 }] });
+    ok(a, "PUT", "/api/paths", &heat);
+    let before = layer(a, "heat").routes;
+    ok(a, "POST", "/api/step", &json!({ "steps": 6 }));
+    assert_ne!(layer(a, "heat").routes, before);
+    assert_matches_export_and_cli(a);
 }
 
 #[test]
