@@ -63,6 +63,7 @@ impl Chromium {
                 "--headless",
                 "--no-sandbox",
                 "--disable-gpu",
+                "--disable-dev-shm-usage",
                 "--disable-quic",
                 "--no-first-run",
                 "--disable-background-networking",
