@@ -39,7 +39,9 @@
 //! ```
 
 mod best_first;
+mod blocked;
 mod diffuse;
+mod dispatch;
 mod events;
 mod flood;
 mod grid_kernel;
