@@ -209,7 +209,8 @@ impl Propagator {
     /// `n` steps on a grid, each after writing `seeds` into the current map: bit-identical to
     /// `for _ in 0..n { p.write_seeds(grid, seeds)?; p.step_grid(grid) }`, and faster, since up
     /// to 16 steps share one pass over memory (see the [module docs](super#speed)). A sliced
-    /// step in progress is finished first, as [`step_grid`](Self::step_grid) would.
+    /// step in progress is finished first, as [`step_grid`](Self::step_grid) would; `n = 0`
+    /// does nothing.
     ///
     /// ```
     /// use influence::{propagate::{Diffusion, Propagator, Seed}, Grid};
@@ -269,6 +270,9 @@ impl Propagator {
     fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], bands: usize) -> Result<(), Error> {
         self.check_len(grid.len());
         seed::check(grid.len(), seeds)?;
+        if n == 0 {
+            return Ok(());
+        }
         if self.is_stepping() {
             self.step_grid(grid);
         }
