@@ -46,7 +46,7 @@
 //! Tayebi, "Influence Maps in Game AI"; "Influence Maps I" (the Ground Control 2 / World in
 //! Conflict tension and vulnerability maps, 2010); and "Escaping the Grid" (infinite-resolution
 //! influence maps, Game AI Pro).
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod analysis;
