@@ -39,19 +39,28 @@ pub struct Record {
 /// cells a run's time is divided by.
 type Runs = (Box<dyn FnMut()>, Box<dyn FnMut()>, usize);
 
-/// A kernel under test: builds, for a `size × size` map, its [`Runs`].
+/// A kernel under test: builds, for a `size × size` map and a thread count, its [`Runs`].
+/// Kernels with `parallel` are also measured on a pool of [`PARALLEL_THREADS`] threads.
 struct Kernel {
     name: &'static str,
-    setup: fn(usize) -> Runs,
+    setup: fn(usize, usize) -> Runs,
+    parallel: bool,
 }
 
+/// The thread count of the parallel measurements: this machine's two cores.
+const PARALLEL_THREADS: usize = 2;
+/// Steps fused into one pass over memory by the `fused*` kernels.
+const FUSED: usize = 16;
+
 const KERNELS: &[Kernel] = &[
-    Kernel { name: "stamp", setup: stamp },
-    Kernel { name: "algebra", setup: algebra },
-    Kernel { name: "diffuse4", setup: diffuse4 },
-    Kernel { name: "diffuse8", setup: diffuse8 },
-    Kernel { name: "steady", setup: steady },
-    Kernel { name: "flood", setup: flood },
+    Kernel { name: "stamp", setup: |size, _| stamp(size), parallel: false },
+    Kernel { name: "algebra", setup: |size, _| algebra(size), parallel: false },
+    Kernel { name: "diffuse4", setup: |size, t| diffuse(size, Connectivity::Four, 1, t), parallel: true },
+    Kernel { name: "diffuse8", setup: |size, t| diffuse(size, Connectivity::Eight, 1, t), parallel: true },
+    Kernel { name: "fused4", setup: |size, t| diffuse(size, Connectivity::Four, FUSED, t), parallel: true },
+    Kernel { name: "fused8", setup: |size, t| diffuse(size, Connectivity::Eight, FUSED, t), parallel: true },
+    Kernel { name: "steady", setup: |size, _| steady(size), parallel: false },
+    Kernel { name: "flood", setup: |size, _| flood(size), parallel: false },
 ];
 
 /// Every kernel's name, for `--kernels` validation.
@@ -72,18 +81,21 @@ pub fn run(
         let cells = (size * size) as f64;
         let copy = copy_floor(size * size, budget) / cells;
         for kernel in KERNELS.iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name)) {
-            let (mut fast, mut reference, per) = (kernel.setup)(size);
-            let per = per.max(1) as f64;
-            let record = Record {
-                kernel: kernel.name,
-                size,
-                threads: 1,
-                ns_per_cell: best_time(&mut *fast, budget) / per,
-                reference_ns_per_cell: best_time(&mut *reference, budget) / per,
-                copy_ns_per_cell: copy,
-            };
-            progress(&record);
-            records.push(record);
+            let thread_counts: &[usize] = if kernel.parallel { &[1, PARALLEL_THREADS] } else { &[1] };
+            for &threads in thread_counts {
+                let (mut fast, mut reference, per) = (kernel.setup)(size, threads);
+                let per = per.max(1) as f64;
+                let record = Record {
+                    kernel: kernel.name,
+                    size,
+                    threads,
+                    ns_per_cell: best_time(&mut *fast, budget) / per,
+                    reference_ns_per_cell: best_time(&mut *reference, budget) / per,
+                    copy_ns_per_cell: copy,
+                };
+                progress(&record);
+                records.push(record);
+            }
         }
     }
     records
@@ -92,9 +104,10 @@ pub fn run(
 /// The human-readable table line for a record.
 pub fn line(r: &Record) -> String {
     format!(
-        "{:<10} {:>5}²  {:>8.3} ns/cell   reference {:>8.3} ({:>5.1}× slower)   copy {:>6.3} ({:>4.1}× the floor)",
+        "{:<10} {:>5}² {} thr  {:>8.3} ns/cell   reference {:>8.3} ({:>5.1}× slower)   copy {:>6.3} ({:>4.1}× the floor)",
         r.kernel,
         r.size,
+        r.threads,
         r.ns_per_cell,
         r.reference_ns_per_cell,
         r.reference_ns_per_cell / r.ns_per_cell,
@@ -218,16 +231,9 @@ fn seeds(grid: &Grid) -> Vec<Seed> {
         .collect()
 }
 
-fn diffuse4(size: usize) -> Runs {
-    diffuse(size, Connectivity::Four)
-}
-
-fn diffuse8(size: usize) -> Runs {
-    diffuse(size, Connectivity::Eight)
-}
-
-/// One diffusion step, the seeds written first, after a few steps so values are spread.
-fn diffuse(size: usize, connectivity: Connectivity) -> Runs {
+/// `steps` diffusion steps per run (fused into one pass over memory when more than one) on
+/// `threads` threads, timed per cell and step, against as many reference steps.
+fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize) -> Runs {
     let grid = walled(size, connectivity);
     let seeds = seeds(&grid);
     let d = Diffusion::new(0.3, 0.5).expect("valid");
@@ -236,21 +242,34 @@ fn diffuse(size: usize, connectivity: Connectivity) -> Runs {
         p.write_seeds(&grid, &seeds).expect("seeds on the map");
         p.step_grid(&grid);
     }
-    let n = size * size;
+    let n = size * size * steps;
     let mut r =
         DiffusionReference { map: p.values().values().to_vec(), buffer: p.values().values().to_vec() };
     let (g2, s2) = (grid.clone(), seeds.clone());
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
     (
         Box::new(move || {
-            let _ = p.write_seeds(&grid, &seeds);
-            p.step_grid(&grid);
+            pool.install(|| match (steps, threads) {
+                (1, 1) => {
+                    let _ = p.write_seeds(&grid, &seeds);
+                    p.step_grid(&grid);
+                }
+                (1, _) => {
+                    let _ = p.write_seeds(&grid, &seeds);
+                    p.par_step_grid(&grid);
+                }
+                (_, 1) => drop(p.steps_grid(&grid, steps, &seeds)),
+                _ => drop(p.par_steps_grid(&grid, steps, &seeds)),
+            });
             black_box(p.values());
         }),
         Box::new(move || {
-            for s in &s2 {
-                r.buffer[s.cell] = s.strength;
+            for _ in 0..steps {
+                for s in &s2 {
+                    r.buffer[s.cell] = s.strength;
+                }
+                r.step(&g2, &d);
             }
-            r.step(&g2, &d);
             black_box(&r.buffer);
         }),
         n,

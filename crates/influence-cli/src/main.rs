@@ -7,6 +7,8 @@
 //! Exit codes: 0 on success, 2 for bad input (the message names file, line and key),
 //! 1 when the output cannot be written.
 
+#![forbid(unsafe_code)]
+
 mod animate;
 mod bench;
 mod bench_field;

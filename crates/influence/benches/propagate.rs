@@ -1,28 +1,51 @@
-//! The diffusion step on 4- and 8-connected grids at 256² and 1024²: the row-wise kernel,
-//! the generic rule, and `influence::reference::DiffusionReference`, written the way
-//! "Influence Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy).
+//! The grid diffusion step on 4- and 8-connected grids at 1024² and 4096², all in one run:
 //!
-//! `cargo bench -p influence --bench propagate -- --quick`; criterion reports elements (cells)
-//! per second, and the time per step divided by the cell count is the time per cell.
+//! * `copy`: a plain copy of one map's bytes, the one-pass memory floor;
+//! * `step`: `write_seeds` + `step_grid`, the row-wise kernel;
+//! * `fused16`: `steps_grid` of 16 steps (throughput counts cells × steps, so the time per
+//!   element is the time per cell per step);
+//! * `generic` (1024² only): `step`, the rule written once over any space;
+//! * `reference`: `influence::reference::DiffusionReference`, written the way "Influence
+//!   Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy);
+//! * with `--features rayon`, `par_step` and `par_fused16` on pools of 1 and 2 threads.
+//!
+//! Then `frame`: 1,000 agents stamped and 50 steps on a 256 × 256 map (Tayebi's "Influence
+//! Maps in Game AI" frame budget), fused and as a loop of single steps.
+//!
+//! `cargo bench -p influence --bench propagate --features rayon -- --quick`; criterion
+//! reports elements (cells) per second and the time per element, i.e. per cell.
 #![allow(missing_docs)]
 
+use std::hint::black_box;
+use std::time::Duration;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use influence::glam::Vec2;
 use influence::propagate::{Diffusion, Propagator, Seed};
 use influence::reference::DiffusionReference;
-use influence::{Connectivity, Grid};
+use influence::{Connectivity, Falloff, Grid, Mode, Source, Space, Stamper};
 
 const DECAY: f32 = 0.05;
 const MOMENTUM: f32 = 0.6;
+const FUSED: usize = 16;
+
+/// A xorshift generator: fixed pseudo-random maps and positions.
+fn rng() -> impl FnMut() -> u64 {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
 
 /// A grid with about 10 % of its cells blocked (a fixed pseudo-random pattern).
 fn map(side: usize, connectivity: Connectivity) -> Grid {
     let mut grid = Grid::new(side, side).unwrap().with_connectivity(connectivity);
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = rng();
     for i in 0..side * side {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        if state % 10 == 0 {
+        if next() % 10 == 0 {
             grid.set_blocked(i % side, i / side, true).unwrap();
         }
     }
@@ -38,30 +61,40 @@ fn seeds(grid: &Grid) -> Vec<Seed> {
         .collect()
 }
 
-fn bench(c: &mut Criterion) {
+/// A propagator whose map is covered with influence, as in play (values in (0, 10) on
+/// walkable cells, then a few steps).
+fn warm(grid: &Grid, d: Diffusion, seeds: &[Seed]) -> Propagator {
+    let mut p = Propagator::new(grid, d);
+    let mut next = rng();
+    for (i, v) in p.values_mut().values_mut().iter_mut().enumerate() {
+        *v = if grid.is_walkable(i) { (next() % 1000) as f32 / 100.0 } else { 0.0 };
+    }
+    p.steps_grid(grid, 8, seeds).unwrap();
+    p
+}
+
+fn step(c: &mut Criterion) {
     let d = Diffusion::new(DECAY, MOMENTUM).unwrap();
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
         let mut group = c.benchmark_group(format!("step/{connectivity:?}"));
-        for side in [256, 1024] {
+        group
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        for side in [1024, 4096] {
             let grid = map(side, connectivity);
             let seeds = seeds(&grid);
-            // Warm up so that influence covers the map, as in play.
-            let mut fast = Propagator::new(&grid, d);
-            for _ in 0..2 * side {
-                fast.write_seeds(&grid, &seeds).unwrap();
-                fast.step_grid(&grid);
-            }
-            let mut generic = fast.clone();
+            let mut fast = warm(&grid, d, &seeds);
             let values = fast.values().values().to_vec();
-            let mut reference = DiffusionReference { map: values.clone(), buffer: values };
+            let mut reference = DiffusionReference { map: values.clone(), buffer: values.clone() };
 
-            // The three compute the same map.
+            // The step and the reference compute the same map.
             let mut check = fast.clone();
             check.write_seeds(&grid, &seeds).unwrap();
+            check.step_grid(&grid);
             for &s in &seeds {
                 reference.buffer[s.cell] = s.strength;
             }
-            check.step_grid(&grid);
             reference.step(&grid, &d);
             assert!(check
                 .values()
@@ -71,18 +104,45 @@ fn bench(c: &mut Criterion) {
                 .all(|(a, b)| a.to_bits() == b.to_bits()));
 
             group.throughput(Throughput::Elements(grid.len() as u64));
-            group.bench_function(BenchmarkId::new("fast", side), |b| {
+            let mut copy = values.clone();
+            group.bench_function(BenchmarkId::new("copy", side), |b| {
+                b.iter(|| copy.copy_from_slice(black_box(&values)));
+            });
+            group.bench_function(BenchmarkId::new("step", side), |b| {
                 b.iter(|| {
                     fast.write_seeds(&grid, &seeds).unwrap();
                     fast.step_grid(&grid);
                 });
             });
-            group.bench_function(BenchmarkId::new("generic", side), |b| {
-                b.iter(|| {
-                    generic.write_seeds(&grid, &seeds).unwrap();
-                    generic.step(&grid);
-                });
+            group.throughput(Throughput::Elements((grid.len() * FUSED) as u64));
+            group.bench_function(BenchmarkId::new(format!("fused{FUSED}"), side), |b| {
+                b.iter(|| fast.steps_grid(&grid, FUSED, &seeds).unwrap());
             });
+            #[cfg(feature = "rayon")]
+            for threads in [1, 2] {
+                let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+                group.throughput(Throughput::Elements(grid.len() as u64));
+                group.bench_function(BenchmarkId::new(format!("par_step/{threads}"), side), |b| {
+                    b.iter(|| {
+                        fast.write_seeds(&grid, &seeds).unwrap();
+                        pool.install(|| fast.par_step_grid(&grid));
+                    });
+                });
+                group.throughput(Throughput::Elements((grid.len() * FUSED) as u64));
+                group.bench_function(BenchmarkId::new(format!("par_fused{FUSED}/{threads}"), side), |b| {
+                    b.iter(|| pool.install(|| fast.par_steps_grid(&grid, FUSED, &seeds)).unwrap());
+                });
+            }
+            group.throughput(Throughput::Elements(grid.len() as u64));
+            if side <= 1024 {
+                let mut generic = fast.clone();
+                group.bench_function(BenchmarkId::new("generic", side), |b| {
+                    b.iter(|| {
+                        generic.write_seeds(&grid, &seeds).unwrap();
+                        generic.step(&grid);
+                    });
+                });
+            }
             group.bench_function(BenchmarkId::new("reference", side), |b| {
                 b.iter(|| {
                     for s in &seeds {
@@ -96,5 +156,45 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+/// One frame of a game: 1,000 agents stamped (radius 3, additive) into a 256 × 256 map, then
+/// 50 steps with the agents' cells re-written as sources before each.
+fn frame(c: &mut Criterion) {
+    let grid = map(256, Connectivity::Eight);
+    let d = Diffusion::new(DECAY, MOMENTUM).unwrap();
+    let mut next = rng();
+    let cells: Vec<usize> = std::iter::repeat_with(|| (next() % grid.len() as u64) as usize)
+        .filter(|&i| grid.is_walkable(i))
+        .take(1000)
+        .collect();
+    let sources: Vec<Source> = cells
+        .iter()
+        .map(|&i| {
+            let (x, y) = grid.coords(i);
+            Source::new(grid.cell_center(x, y) + Vec2::splat(0.25), 1.0, Falloff::Linear, 3.0).unwrap()
+        })
+        .collect();
+    let seeds: Vec<Seed> = cells.iter().map(|&i| Seed::new(i, 1.0).with_mode(Mode::Max)).collect();
+    let mut stamper = Stamper::new();
+    let mut group = c.benchmark_group("frame");
+    group.sample_size(20);
+    let mut p = Propagator::new(&grid, d);
+    group.bench_function("256/1000 agents + 50 fused steps", |b| {
+        b.iter(|| {
+            p.stamp(&grid, &mut stamper, &sources);
+            p.steps_grid(&grid, 50, &seeds).unwrap();
+        });
+    });
+    group.bench_function("256/1000 agents + 50 single steps", |b| {
+        b.iter(|| {
+            p.stamp(&grid, &mut stamper, &sources);
+            for _ in 0..50 {
+                p.write_seeds(&grid, &seeds).unwrap();
+                p.step_grid(&grid);
+            }
+        });
+    });
+    group.finish();
+}
+
+criterion_group!(benches, step, frame);
 criterion_main!(benches);

@@ -34,19 +34,22 @@
 //! ## Features
 //!
 //! All off by default; the core needs only `glam`, `thiserror` and `rstar`.
+//! The crate denies `unsafe` everywhere but one module, `propagate::dispatch`, which calls
+//! the AVX2 build of the grid kernel after checking that the CPU has AVX2.
 //!
 //! - `png`: `render::encode_png` and `render::write_png` (the `png` crate, default
 //!   features off).
 //! - `serde`: `Serialize`/`Deserialize` for [`Connectivity`], [`Metric`], [`Mode`] and
 //!   [`query::Extreme`], and the JSON graph format (`Graph::from_json`, `Graph::to_json`).
 //! - `petgraph`: `Graph::from_petgraph` and `Graph::to_petgraph`.
+//! - `rayon`: `Propagator::par_step_grid` and `par_steps_grid`, bit-identical to one thread.
 //!
 //! The algorithms come from five public articles, cited where used: Champandard, "The Core
 //! Mechanics of Influence Mapping" (GameDev.net, 2011); "Influence Maps: Part 1" (2022);
 //! Tayebi, "Influence Maps in Game AI"; "Influence Maps I" (the Ground Control 2 / World in
 //! Conflict tension and vulnerability maps, 2010); and "Escaping the Grid" (infinite-resolution
 //! influence maps, Game AI Pro).
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod analysis;

@@ -2,26 +2,17 @@
 //! the grid: the same diffusion steps and steady state bit for bit, the same path distances
 //! and stamped layers, the same routes. And derived graphs keep their cell maps consistent.
 
+mod common;
+
 use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{DerivedGraph, Graph, Reduce};
-use influence::{Connectivity, Falloff, Grid, Layer, Metric, Mode, Source, Space, SpaceStamper, Stamper};
+use influence::{Falloff, Grid, Layer, Metric, Mode, Source, Space, SpaceStamper, Stamper};
 use proptest::prelude::*;
 
 fn walled_grid() -> impl Strategy<Value = Grid> {
-    (1usize..12, 1usize..12, any::<bool>())
-        .prop_flat_map(|(w, h, eight)| {
-            (Just((w, h, eight)), prop::collection::vec(prop::bool::weighted(0.25), w * h))
-        })
-        .prop_map(|((w, h, eight), walls)| {
-            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
-            let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn).with_cell_size(1.5).unwrap();
-            for (i, &b) in walls.iter().enumerate() {
-                grid.set_blocked(i % w, i / w, b).unwrap();
-            }
-            grid
-        })
+    common::walled_grid(1..12, 0.25, 1.5)
 }
 
 fn with_seeds() -> impl Strategy<Value = (Grid, Vec<Seed>)> {

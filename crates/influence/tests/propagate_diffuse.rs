@@ -1,13 +1,19 @@
-//! The row-wise grid kernel and time-sliced steps against the generic rule, bit for bit.
+//! The row-wise grid kernel, fused steps, parallel steps and time-sliced steps against the
+//! generic rule and single steps, bit for bit.
 
 use influence::propagate::{DecayKind, Diffusion, Propagator, Seed};
-use influence::{Connectivity, Grid, Layer, Space};
+use influence::{Connectivity, Grid, Layer, Mode, Space};
 use proptest::prelude::*;
 
 /// A random map: size, walls (about a quarter), connectivity, cell size, and initial values
 /// (zero, positive or, rarely, negative — the kernels must agree on those too).
 fn map() -> impl Strategy<Value = (Grid, Vec<f32>)> {
-    (1usize..14, 1usize..14, any::<bool>(), prop::sample::select(vec![0.5f32, 1.0, 1.7]))
+    sized_map(14, 14)
+}
+
+/// [`map`] up to `max_w − 1` × `max_h − 1` cells.
+fn sized_map(max_w: usize, max_h: usize) -> impl Strategy<Value = (Grid, Vec<f32>)> {
+    (1usize..max_w, 1usize..max_h, any::<bool>(), prop::sample::select(vec![0.5f32, 1.0, 1.7]))
         .prop_flat_map(|(w, h, eight, cs)| {
             let cells = w * h;
             let value = prop_oneof![3 => Just(0.0f32), 6 => 0.0f32..5.0, 1 => -2.0f32..0.0];
@@ -35,6 +41,26 @@ fn diffusion() -> impl Strategy<Value = Diffusion> {
             Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
         },
     )
+}
+
+/// Up to 6 seeds anywhere (walls included), in every mode, some on the same cell.
+fn seeds(len: usize) -> impl Strategy<Value = Vec<Seed>> {
+    let mode = prop::sample::select(vec![Mode::Set, Mode::Add, Mode::Max]);
+    prop::collection::vec((0..len, -1.0f32..6.0, mode), 0..6).prop_map(|v| {
+        let mut seeds: Vec<Seed> = v.into_iter().map(|(c, s, m)| Seed::new(c, s).with_mode(m)).collect();
+        if let Some(&first) = seeds.first() {
+            seeds.push(Seed::new(first.cell, 0.5).with_mode(Mode::Add));
+        }
+        seeds
+    })
+}
+
+/// `n` single steps, each after writing `seeds`: what fused steps must equal.
+fn looped(p: &mut Propagator, grid: &Grid, n: usize, seeds: &[Seed]) {
+    for _ in 0..n {
+        p.write_seeds(grid, seeds).unwrap();
+        p.step_grid(grid);
+    }
 }
 
 fn bits(layer: &Layer) -> Vec<u32> {
@@ -85,6 +111,20 @@ proptest! {
     }
 
     #[test]
+    fn fused_steps_equal_single_steps(
+        ((grid, values), seeds) in map().prop_flat_map(|m| { let len = m.0.len(); (Just(m), seeds(len)) }),
+        d in diffusion(),
+        runs in prop::collection::vec(0usize..40, 1..4),
+    ) {
+        let (mut fused, mut single) = (with_values(&grid, d, &values), with_values(&grid, d, &values));
+        for n in runs {
+            fused.steps_grid(&grid, n, &seeds).unwrap();
+            looped(&mut single, &grid, n, &seeds);
+            prop_assert_eq!(bits(fused.values()), bits(single.values()), "{} steps", n);
+        }
+    }
+
+    #[test]
     fn blocked_cells_stay_zero_and_sources_bound_the_map((grid, values) in map(), d in diffusion()) {
         let values: Vec<f32> = values.iter().map(|v| v.clamp(0.0, 3.0)).collect();
         let mut p = with_values(&grid, d, &values);
@@ -116,6 +156,61 @@ fn long_thin_and_tiny_grids_take_the_border_path() {
                 fast.step_grid(&grid);
                 generic.step(&grid);
                 assert_eq!(bits(fast.values()), bits(generic.values()), "{w}×{h} {conn:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn fused_steps_refuse_bad_seeds_and_finish_a_sliced_step_first() {
+    let grid = Grid::from_rows(&["......", "..@...", "......", "...@..", "......"]).unwrap();
+    let d = Diffusion::new(0.2, 0.7).unwrap();
+    let seeds = [Seed::new(0, 2.0), Seed::new(29, 1.0).with_mode(Mode::Add)];
+    let (mut fused, mut single) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
+    looped(&mut fused, &grid, 3, &seeds);
+    let before = fused.values().clone();
+    assert!(fused.steps_grid(&grid, 5, &[Seed::new(30, 1.0)]).is_err());
+    assert!(fused.steps_grid(&grid, 5, &[Seed::new(1, f32::NAN)]).is_err());
+    assert_eq!(fused.values(), &before);
+    looped(&mut single, &grid, 3, &seeds);
+
+    fused.write_seeds(&grid, &seeds).unwrap();
+    assert!(!fused.step_grid_sliced(&grid, 2));
+    fused.steps_grid(&grid, 7, &seeds).unwrap();
+    looped(&mut single, &grid, 8, &seeds);
+    assert_eq!(bits(fused.values()), bits(single.values()));
+}
+
+/// Parallel steps on thread pools of 1 and 2 threads against single-threaded steps: maps tall
+/// enough for several bands, so band edges and their halos are crossed.
+#[cfg(feature = "rayon")]
+mod parallel {
+    use super::*;
+
+    fn pool(threads: usize) -> rayon::ThreadPool {
+        rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(100))]
+
+        #[test]
+        fn parallel_steps_equal_single_steps(
+            ((grid, values), seeds) in sized_map(12, 90).prop_flat_map(|m| { let len = m.0.len(); (Just(m), seeds(len)) }),
+            d in diffusion(),
+            n in 0usize..40,
+        ) {
+            let mut single = with_values(&grid, d, &values);
+            looped(&mut single, &grid, n, &seeds);
+            let mut one = with_values(&grid, d, &values);
+            one.step_grid(&grid);
+            for threads in [1, 2] {
+                let mut par = with_values(&grid, d, &values);
+                pool(threads).install(|| par.par_steps_grid(&grid, n, &seeds)).unwrap();
+                prop_assert_eq!(bits(par.values()), bits(single.values()), "{} threads", threads);
+                let mut par = with_values(&grid, d, &values);
+                pool(threads).install(|| par.par_step_grid(&grid));
+                prop_assert_eq!(bits(par.values()), bits(one.values()), "{} threads, one step", threads);
             }
         }
     }

@@ -5,23 +5,14 @@
 //! differ by up to 1e-4 × the strongest seed; and a cell whose value lies within 0.1 % of
 //! the rising cut-off `threshold / momentum` may be 0 on one side only.
 
+mod common;
+
 use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
 use influence::{Connectivity, Grid, Layer, Mode};
 use proptest::prelude::*;
 
 fn walled_grid() -> impl Strategy<Value = Grid> {
-    (1usize..11, 1usize..11, any::<bool>())
-        .prop_flat_map(|(w, h, eight)| {
-            (Just((w, h, eight)), prop::collection::vec(prop::bool::weighted(0.25), w * h))
-        })
-        .prop_map(|((w, h, eight), walls)| {
-            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
-            let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
-            for (i, &b) in walls.iter().enumerate() {
-                grid.set_blocked(i % w, i / w, b).unwrap();
-            }
-            grid
-        })
+    common::walled_grid(1..11, 0.25, 1.0)
 }
 
 fn seeds(len: usize) -> impl Strategy<Value = Vec<Seed>> {

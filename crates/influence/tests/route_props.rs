@@ -2,25 +2,16 @@
 //! route than Dijkstra, finds an equally cheap one under an admissible heuristic, and every
 //! route is a real walk whose reported length, exposure and cost add up.
 
+mod common;
+
 use influence::glam::Vec3;
 use influence::route::{Cost, Heuristic, Route, Router};
 use influence::space::{Edge, Graph};
-use influence::{Connectivity, Grid, Layer, Space};
+use influence::{Grid, Layer, Space};
 use proptest::prelude::*;
 
 fn walled_grid() -> impl Strategy<Value = Grid> {
-    (2usize..16, 2usize..16, any::<bool>())
-        .prop_flat_map(|(w, h, eight)| {
-            (Just((w, h, eight)), prop::collection::vec(prop::bool::weighted(0.3), w * h))
-        })
-        .prop_map(|((w, h, eight), walls)| {
-            let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
-            let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
-            for (i, &b) in walls.iter().enumerate() {
-                grid.set_blocked(i % w, i / w, b).unwrap();
-            }
-            grid
-        })
+    common::walled_grid(2..16, 0.3, 1.0)
 }
 
 fn graph() -> impl Strategy<Value = Graph> {

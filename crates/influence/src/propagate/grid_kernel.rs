@@ -1,143 +1,141 @@
-//! The diffusion step on a grid, row by row, without bounds checks in the inner loop.
+//! The diffusion step on a grid, one row at a time: the cell rule written once, for both
+//! connectivities and both decay kinds, in a form the compiler vectorises.
 //!
-//! Interior rows read three row slices of the previous buffer (above, here, below), all cut
-//! to the same length, so the compiler drops the bounds checks and vectorises the loop.
-//! The loop has no branches: blocked cells of the previous buffer hold 0, which no
-//! neighbour's maximum ever picks (the maximum starts at 0 and keeps it on ties), so
-//! blocked neighbours need no test; the no-corner-cutting rule for diagonals and the
-//! blocked-cell output are selects. Border rows and columns go through the generic rule.
+//! A row is computed from three rows of the previous map (above, here, below) and three rows
+//! of masks (all bits set for a free cell, none for a blocked one). Rows and columns outside
+//! the grid are read as blocked cells holding 0, which no neighbour's maximum ever picks (it
+//! starts at 0 and keeps it on ties), so border cells need no special rule — only the two
+//! edge columns are computed apart, by the same function.
 //!
-//! The per-step factors — `exp(−decay·cs)` and `exp(−decay·cs·√2)`, or their linear
-//! counterparts — are computed once, by the same function the generic rule uses for the
-//! same distances, so every product matches it bit for bit.
+//! The operations differ from the generic rule's but give the same bits:
+//!
+//! * Decay is monotone (`v·c` with `c ≥ 0`, or `v − c`, rounded), so the strongest carried
+//!   value is the strongest value, carried: one carry per distance, not per neighbour.
+//! * Each maximum chain starts at 0, as the generic rule's does, so NaNs and values ≤ 0 are
+//!   passed over in both; masked values are exactly +0 (a bitwise AND, never `0 · ∞`).
+//! * The lerp and the threshold are [`settle`], the same function; the per-distance factors
+//!   come from [`Rule::coef`], as the generic rule's do, so every product matches.
 
-use std::ops::Range;
+use super::diffuse::{fmax, settle, Diffusion, Rule};
+use crate::space::Grid;
 
-use super::diffuse::{cell_value, fmax, settle, CoefCache, DecayKind, Diffusion, Exp, Lin, Rule};
-use crate::space::{Connectivity, Grid};
-
-/// Computes rows `rows` of `next` from `prev` (both the grid's length). Requires blocked
-/// cells of `prev` to hold values ≤ 0 (the propagator keeps them at 0).
-pub(super) fn grid_rows(grid: &Grid, prev: &[f32], next: &mut [f32], d: &Diffusion, rows: Range<usize>) {
-    match d.kind() {
-        DecayKind::Exponential => run::<Exp>(grid, prev, next, d, rows),
-        DecayKind::Linear => run::<Lin>(grid, prev, next, d, rows),
-    }
+/// The constants of one step on one grid.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Coefs {
+    straight: f32,
+    diagonal: f32,
+    momentum: f32,
+    threshold: f32,
 }
 
-fn run<R: Rule>(grid: &Grid, prev: &[f32], next: &mut [f32], d: &Diffusion, rows: Range<usize>) {
-    let (w, h) = (grid.width(), grid.height());
-    let straight = R::coef(d.decay(), grid.cell_size());
-    let diagonal = R::coef(d.decay(), grid.cell_size() * std::f32::consts::SQRT_2);
-    let blocked = grid.blocked();
-    let mut cache = CoefCache::new();
-    for y in rows {
-        let row = y * w..(y + 1) * w;
-        if y == 0 || y + 1 == h || w < 3 {
-            for i in row {
-                next[i] = cell_value::<Grid, R>(grid, prev, i, d, &mut cache);
-            }
-            continue;
-        }
-        for i in [row.start, row.end - 1] {
-            next[i] = cell_value::<Grid, R>(grid, prev, i, d, &mut cache);
-        }
-        let rows3 = Rows {
-            above: &prev[row.start - w..row.start],
-            here: &prev[row.clone()],
-            below: &prev[row.end..row.end + w],
-            blocked_above: &blocked[row.start - w..row.start],
-            blocked_here: &blocked[row.clone()],
-            blocked_below: &blocked[row.end..row.end + w],
-        };
-        let out = &mut next[row.start + 1..row.end - 1];
-        match grid.connectivity() {
-            Connectivity::Four => interior4::<R>(&rows3, out, straight, d),
-            Connectivity::Eight => interior8::<R>(&rows3, out, straight, diagonal, d),
+impl Coefs {
+    pub(super) fn new<R: Rule>(grid: &Grid, d: &Diffusion) -> Self {
+        Self {
+            straight: R::coef(d.decay(), grid.cell_size()),
+            diagonal: R::coef(d.decay(), grid.cell_size() * std::f32::consts::SQRT_2),
+            momentum: d.momentum(),
+            threshold: d.threshold(),
         }
     }
 }
 
-/// Three consecutive rows of values and of blocked flags, each `width` long.
-struct Rows<'a> {
-    above: &'a [f32],
-    here: &'a [f32],
-    below: &'a [f32],
-    blocked_above: &'a [bool],
-    blocked_here: &'a [bool],
-    blocked_below: &'a [bool],
-}
-
-/// 1.0 for a free cell, 0.0 for a blocked one.
+/// The mask of a cell: all bits for a free one, none for a blocked one.
 #[inline(always)]
-fn free(blocked: bool) -> f32 {
-    f32::from(u8::from(!blocked))
+pub(super) fn mask(blocked: bool) -> u32 {
+    u32::from(!blocked).wrapping_neg()
 }
 
-/// Columns 1..width−1 of a 4-connected interior row.
-#[inline(never)]
-fn interior4<R: Rule>(r: &Rows<'_>, out: &mut [f32], straight: f32, d: &Diffusion) {
-    let n = out.len();
-    let (up, down) = (&r.above[1..][..n], &r.below[1..][..n]);
-    let (left, centre, right) = (&r.here[..n], &r.here[1..][..n], &r.here[2..][..n]);
-    let blocked = &r.blocked_here[1..][..n];
-    let (momentum, threshold) = (d.momentum(), d.threshold());
-    for i in 0..n {
-        let mut m = 0.0f32;
-        m = fmax(m, R::carry(up[i], straight));
-        m = fmax(m, R::carry(down[i], straight));
-        m = fmax(m, R::carry(left[i], straight));
-        m = fmax(m, R::carry(right[i], straight));
-        let v = settle(centre[i], m, momentum, threshold);
-        out[i] = if blocked[i] { 0.0 } else { v };
+/// `v` where the mask is set, +0 elsewhere.
+#[inline(always)]
+fn and(v: f32, mask: u32) -> f32 {
+    f32::from_bits(v.to_bits() & mask)
+}
+
+/// The `n` cells left of, at, and right of columns `1..=n`.
+#[inline(always)]
+fn three(r: &[f32], n: usize) -> [&[f32]; 3] {
+    [&r[..n], &r[1..][..n], &r[2..][..n]]
+}
+
+/// The new value of a cell from its 3 × 3 neighbourhood `v` (rows above, here, below) and
+/// the masks left, right, up, down and of the cell itself.
+#[inline(always)]
+fn cell<R: Rule, const EIGHT: bool>(v: [[f32; 3]; 3], [ml, mr, mu, md, mc]: [u32; 5], k: &Coefs) -> f32 {
+    let [[ul, u, ur], [l, c, r], [dl, d, dr]] = v;
+    let straight = fmax(fmax(fmax(fmax(0.0, u), d), l), r);
+    let mut m = fmax(0.0, R::carry(straight, k.straight));
+    if EIGHT {
+        // A diagonal counts only when both orthogonal cells beside it are free.
+        let up = and(fmax(fmax(0.0, and(ul, ml)), and(ur, mr)), mu);
+        let down = and(fmax(fmax(0.0, and(dl, ml)), and(dr, mr)), md);
+        m = fmax(m, R::carry(fmax(up, down), k.diagonal));
     }
+    and(settle(c, m, k.momentum, k.threshold), mc)
 }
 
-/// Columns 1..width−1 of an 8-connected interior row. A diagonal counts only when both
-/// orthogonal cells beside it are free, as in [`Grid`]'s neighbours.
-///
-/// Masking by products is exact: `v · 1 = v`, and a masked diagonal carries `0 · v`, which
-/// is ±0 (or NaN for an infinite `v`) and never beats the maximum's starting 0; the output
-/// of a blocked cell is `new · 0 = +0`, since `new ≥ 0` when the cell held 0.
-#[inline(never)]
-fn interior8<R: Rule>(r: &Rows<'_>, out: &mut [f32], straight: f32, diagonal: f32, d: &Diffusion) {
-    let n = out.len();
-    let (up_left, up, up_right) = (&r.above[..n], &r.above[1..][..n], &r.above[2..][..n]);
-    let (left, centre, right) = (&r.here[..n], &r.here[1..][..n], &r.here[2..][..n]);
-    let (down_left, down, down_right) = (&r.below[..n], &r.below[1..][..n], &r.below[2..][..n]);
-    let (b_up, b_down) = (&r.blocked_above[1..][..n], &r.blocked_below[1..][..n]);
-    let (b_left, b_here, b_right) =
-        (&r.blocked_here[..n], &r.blocked_here[1..][..n], &r.blocked_here[2..][..n]);
-    let (momentum, threshold) = (d.momentum(), d.threshold());
-    for i in 0..n {
-        let mut m = 0.0f32;
-        m = fmax(m, R::carry(up[i], straight));
-        m = fmax(m, R::carry(down[i], straight));
-        m = fmax(m, R::carry(left[i], straight));
-        m = fmax(m, R::carry(right[i], straight));
-        // A diagonal's value times 1 (allowed) or 0 (it would cut a corner): exact either
-        // way, and a product, unlike a select, never becomes a branch on the walls.
-        let (free_left, free_right) = (free(b_left[i]), free(b_right[i]));
-        let (free_up, free_down) = (free(b_up[i]), free(b_down[i]));
-        m = fmax(m, R::carry(up_left[i] * (free_left * free_up), diagonal));
-        m = fmax(m, R::carry(up_right[i] * (free_right * free_up), diagonal));
-        m = fmax(m, R::carry(down_left[i] * (free_left * free_down), diagonal));
-        m = fmax(m, R::carry(down_right[i] * (free_right * free_down), diagonal));
-        out[i] = settle(centre[i], m, momentum, threshold) * free(b_here[i]);
+/// One row of a step: `out` from the rows of values `v` and of masks `m` above, here and
+/// below, all `out.len()` long.
+#[inline(always)]
+pub(super) fn row<R: Rule, const EIGHT: bool>(v: [&[f32]; 3], m: [&[u32]; 3], out: &mut [f32], k: &Coefs) {
+    let w = out.len();
+    let [va, vh, vb] = v.map(|r| &r[..w]);
+    let [ma, mh, mb] = m.map(|r| &r[..w]);
+    if w >= 3 {
+        // Slices cut to one length, so the loop has no bounds checks and vectorises.
+        let n = w - 2;
+        let ([ul, u, ur], [l, c, r], [dl, d, dr]) = (three(va, n), three(vh, n), three(vb, n));
+        let (ml, mr, mc, mu, md) = (&mh[..n], &mh[2..][..n], &mh[1..][..n], &ma[1..][..n], &mb[1..][..n]);
+        for (i, o) in out[1..][..n].iter_mut().enumerate() {
+            let v = [[ul[i], u[i], ur[i]], [l[i], c[i], r[i]], [dl[i], d[i], dr[i]]];
+            *o = cell::<R, EIGHT>(v, [ml[i], mr[i], mu[i], md[i], mc[i]], k);
+        }
+    }
+    // The edge columns: the same rule, reading 0 (blocked) beyond the row's ends.
+    for x in [0, w - 1] {
+        let at =
+            |r: &[f32], dx: usize| (x + dx).checked_sub(1).and_then(|x| r.get(x)).copied().unwrap_or(0.0);
+        let mat = |r: &[u32], dx: usize| (x + dx).checked_sub(1).and_then(|x| r.get(x)).copied().unwrap_or(0);
+        let v = [va, vh, vb].map(|r| [at(r, 0), at(r, 1), at(r, 2)]);
+        out[x] = cell::<R, EIGHT>(v, [mat(mh, 0), mat(mh, 2), mat(ma, 1), mat(mb, 1), mat(mh, 1)], k);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::diffuse::generic_cells;
+    use super::super::diffuse::{generic_cells, DecayKind, Exp, Lin};
     use super::*;
-    use crate::space::Space;
+    use crate::space::{Connectivity, Space};
 
-    fn both(grid: &Grid, prev: &[f32], d: &Diffusion) -> (Vec<f32>, Vec<f32>) {
-        let (mut fast, mut generic) = (vec![9.0; grid.len()], vec![9.0; grid.len()]);
-        grid_rows(grid, prev, &mut fast, d, 0..grid.height());
+    /// The whole grid, row by row, with zero rows beyond its top and bottom.
+    fn rows(grid: &Grid, prev: &[f32], d: &Diffusion) -> Vec<f32> {
+        fn run<R: Rule, const EIGHT: bool>(grid: &Grid, prev: &[f32], d: &Diffusion) -> Vec<f32> {
+            let (w, h) = (grid.width(), grid.height());
+            let k = Coefs::new::<R>(grid, d);
+            let masks: Vec<u32> = grid.blocked().iter().map(|&b| mask(b)).collect();
+            let (zeros, none) = (vec![0.0; w], vec![0; w]);
+            let mut next = vec![9.0; grid.len()];
+            for y in 0..h {
+                let v = |y: usize| if y < h { &prev[y * w..][..w] } else { &zeros };
+                let m = |y: usize| if y < h { &masks[y * w..][..w] } else { &none };
+                let (above, below) = (y.wrapping_sub(1), y + 1);
+                let out = &mut next[y * w..(y + 1) * w];
+                row::<R, EIGHT>([v(above), v(y), v(below)], [m(above), m(y), m(below)], out, &k);
+            }
+            next
+        }
+        match (d.kind(), grid.connectivity()) {
+            (DecayKind::Exponential, Connectivity::Four) => run::<Exp, false>(grid, prev, d),
+            (DecayKind::Exponential, Connectivity::Eight) => run::<Exp, true>(grid, prev, d),
+            (DecayKind::Linear, Connectivity::Four) => run::<Lin, false>(grid, prev, d),
+            (DecayKind::Linear, Connectivity::Eight) => run::<Lin, true>(grid, prev, d),
+        }
+    }
+
+    fn both(grid: &Grid, prev: &[f32], d: &Diffusion) -> (Vec<u32>, Vec<u32>) {
+        let mut generic = vec![9.0; grid.len()];
         generic_cells(grid, prev, &mut generic, d, 0..grid.len());
-        (fast, generic)
+        let bits = |v: Vec<f32>| v.iter().map(|x| x.to_bits()).collect();
+        (bits(rows(grid, prev, d)), bits(generic))
     }
 
     #[test]
@@ -151,8 +149,28 @@ mod tests {
             for kind in [DecayKind::Exponential, DecayKind::Linear] {
                 let d = Diffusion::new(0.4, 0.7).unwrap().with_kind(kind);
                 let (fast, generic) = both(&grid, &prev, &d);
-                let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(&fast), bits(&generic), "{conn:?} {kind:?}");
+                assert_eq!(fast, generic, "{conn:?} {kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn nans_infinities_and_negatives_are_handled_as_the_generic_rule_does() {
+        let grid = Grid::from_rows(&[".....", ".@...", "....@", "....."]).unwrap();
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 3.0];
+        for conn in [Connectivity::Four, Connectivity::Eight] {
+            let grid = grid.clone().with_connectivity(conn);
+            let prev: Vec<f32> = (0..grid.len())
+                .map(|i| if grid.is_walkable(i) { specials[(i * 7) % specials.len()] } else { 0.0 })
+                .collect();
+            for (decay, kind) in
+                [(0.3, DecayKind::Exponential), (1e9, DecayKind::Exponential), (0.3, DecayKind::Linear)]
+            {
+                for momentum in [0.0, 0.5, 1.0] {
+                    let d = Diffusion::new(decay, momentum).unwrap().with_kind(kind);
+                    let (fast, generic) = both(&grid, &prev, &d);
+                    assert_eq!(fast, generic, "{conn:?} {kind:?} decay {decay} momentum {momentum}");
+                }
             }
         }
     }
@@ -164,7 +182,7 @@ mod tests {
         let mut prev = vec![0.0; grid.len()];
         prev[0] = 1.0;
         let d = Diffusion::new(0.0, 1.0).unwrap();
-        let (fast, _) = both(&grid, &prev, &d);
+        let fast = rows(&grid, &prev, &d);
         assert_eq!(fast[grid.index(0, 1).unwrap()], 1.0);
         assert_eq!(fast[grid.index(1, 1).unwrap()], 0.0);
     }

@@ -1,0 +1,120 @@
+//! Several steps in one pass over memory (temporal blocking), as a pipeline of rows.
+//!
+//! Step 1 computes row `t` while step 2 computes row `t − 1` from the three newest rows of
+//! step 1, step 3 row `t − 2`, and so on: each intermediate step keeps only a ring of three
+//! rows, which stays in cache, so `n` steps read the map and write it once instead of `n`
+//! times. The rows of every step are computed by the same [`row`] function as a single
+//! step, in the same order per cell, so the result is bit-identical to `n` single steps.
+//!
+//! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
+//! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
+//! other and their results do not depend on where the bands are cut.
+//!
+//! Seeds: the caller writes them into the input before step 1; before each later step they
+//! are written into the previous step's ring row as it is completed — exactly what
+//! `write_seeds` then `step_grid`, `n` times, does.
+
+use std::ops::Range;
+
+use super::diffuse::{Diffusion, Rule};
+use super::grid_kernel::{mask, row, Coefs};
+use super::seed::Seed;
+use crate::space::Grid;
+
+/// Ring rows reused from pass to pass (one per thread).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Scratch {
+    /// Three rows per intermediate step, then one row of zeros.
+    values: Vec<f32>,
+    /// The masks of the rows in flight, then one row of zero masks (blocked).
+    masks: Vec<u32>,
+}
+
+/// The most steps fused in one pass over a grid `width` cells wide: enough to make the pass's
+/// memory traffic small beside the arithmetic, few enough that the rings (four rows per
+/// step) stay within about 1 MiB, half of a typical L2 cache.
+pub(super) fn max_fused(width: usize) -> usize {
+    ((1 << 20) / (16 * width.max(1))).clamp(2, 16)
+}
+
+/// Writes the masks of row `y` (if in the grid) into its slot of a ring of `depth` rows. A
+/// function, not a closure, so that it is inlined and compiled for the caller's target features.
+#[inline(always)]
+fn fill_masks(ring: &mut [u32], grid: &Grid, y: usize, depth: usize) {
+    let w = grid.width();
+    if let Some(blocked) = grid.blocked().get(y * w..(y + 1) * w) {
+        for (m, &b) in ring[(y % depth) * w..][..w].iter_mut().zip(blocked) {
+            *m = mask(b);
+        }
+    }
+}
+
+/// One pass: `steps` (≥ 1) steps of the output rows `rows`, from `input` (the whole map, with
+/// the seeds of the first step written), writing the walkable `seeds` (sorted by cell)
+/// before each later step. Blocked cells of `input` must hold values ≤ 0.
+#[derive(Debug, Clone)]
+pub(super) struct Pass<'a> {
+    pub grid: &'a Grid,
+    pub diffusion: &'a Diffusion,
+    pub input: &'a [f32],
+    pub rows: Range<usize>,
+    pub steps: usize,
+    pub seeds: &'a [Seed],
+}
+
+/// Runs `pass` into `out` (its output rows only).
+#[inline(always)]
+pub(super) fn fused<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
+    let Pass { grid, diffusion, input, ref rows, steps, seeds } = *pass;
+    let (w, h) = (grid.width(), grid.height());
+    debug_assert!(steps >= 1 && rows.end <= h && out.len() == rows.len() * w);
+    let k = &Coefs::new::<R>(grid, diffusion);
+    let ring = 3 * w;
+    let depth = steps + 2; // mask rows in flight: step 1 needs t+1, step `steps` t−steps
+    scratch.values.clear();
+    scratch.values.resize((steps - 1) * ring + w, 0.0);
+    scratch.masks.clear();
+    scratch.masks.resize((depth + 1) * w, 0);
+    let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * w);
+    let (rings, zeros) = scratch.values.split_at_mut((steps - 1) * ring);
+    let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
+
+    // Step `l` (1-based) computes rows `span(l)`: the band plus its halo for the steps after.
+    let span = |l: usize| rows.start.saturating_sub(steps - l)..(rows.end + steps - l).min(h);
+    let first = span(1).start;
+    if first > 0 {
+        fill_masks(mask_rings, grid, first - 1, depth);
+    }
+    fill_masks(mask_rings, grid, first, depth);
+
+    // At time t, step l computes row t − (l − 1).
+    for t in first..rows.end + steps - 1 {
+        fill_masks(mask_rings, grid, t + 1, depth);
+        for l in 1..=steps {
+            let Some(y) = (t + 1).checked_sub(l).filter(|y| span(l).contains(y)) else { continue };
+            let m = |y: Option<usize>| {
+                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y % depth) * w..][..w])
+            };
+            let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
+            // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
+            let (before, after) = rings.split_at_mut((l - 1) * ring);
+            let before: &[f32] = before;
+            let prev = |y: Option<usize>| match y.filter(|&y| y < h) {
+                None => zeros,
+                Some(y) if l == 1 => &input[y * w..][..w],
+                Some(y) => &before[(l - 2) * ring + (y % 3) * w..][..w],
+            };
+            let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
+            if l == steps {
+                row::<R, EIGHT>(values, masks, &mut out[(y - rows.start) * w..][..w], k);
+            } else {
+                let dst = &mut after[(y % 3) * w..][..w];
+                row::<R, EIGHT>(values, masks, dst, k);
+                let lo = seeds.partition_point(|s| s.cell < y * w);
+                for s in seeds[lo..].iter().take_while(|s| s.cell < (y + 1) * w) {
+                    dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);
+                }
+            }
+        }
+    }
+}
