@@ -119,6 +119,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the sandbox: a local web page to place sources, paint walls, watch propagation
+    /// live and export scenarios for `render` (see docs/sandbox-api.md).
+    Serve {
+        /// A scenario to start from (TOML; see docs/scenario.md).
+        scenario: Option<PathBuf>,
+        /// The port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// The address to listen on; anything but loopback is reachable from other machines.
+        #[arg(long, default_value = "127.0.0.1")]
+        host: std::net::IpAddr,
+    },
     /// Render the built-in demo: two armies on a Dragon Age map.
     Demo {
         /// The folder to write into (created if missing).
@@ -147,6 +159,15 @@ fn say(text: &str) {
 
 fn execute(command: Command) -> Result<(), CliError> {
     let (scenario, out) = match command {
+        Command::Serve { scenario, port, host } => {
+            use influence_sandbox::{serve, SandboxError, ServeConfig};
+            return serve(ServeConfig { host, port, scenario }).map_err(|e| match e {
+                SandboxError::Scenario { path, message } => {
+                    CliError::input(&path.display().to_string(), None, None, message)
+                }
+                other => CliError::Usage(other.to_string()), // e.g. the port is taken
+            });
+        }
         Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
         Command::Demo { out } => (demo::scenario()?, out),
         Command::Bench { sizes, kernels, seconds, quick, field, json } => {

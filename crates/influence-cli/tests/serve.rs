@@ -1,0 +1,42 @@
+//! `influence serve`: the sandbox starts, prints its address, answers its API on loopback,
+//! and refuses a bad starting scenario with exit code 2.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+
+use common::{influence, repo};
+
+#[test]
+fn serve_prints_its_address_and_answers() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_influence"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|w| w.starts_with("http://")).expect("an address").to_owned();
+    let host = url.trim_start_matches("http://").trim_end_matches('/').to_owned();
+    assert!(host.starts_with("127.0.0.1:"), "{line}");
+    let mut stream = TcpStream::connect(&host).unwrap();
+    write!(stream, "GET /api/maps HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.contains("den012d"), "{response}");
+}
+
+#[test]
+fn serve_refuses_a_bad_scenario() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.toml");
+    std::fs::write(&bad, "[map]\nwidth = 0\nheight = 3\n").unwrap();
+    let out = influence(&["serve", bad.to_str().unwrap(), "--port", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(repo("docs/sandbox-api.md").exists());
+}
