@@ -4,7 +4,6 @@
 //! distances ([`PathScratch`]: path falloff, reachability queries, routes) sweep negated
 //! distances; the diffusion steady state sweeps max-product values. One engine serves both.
 
-use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 use crate::space::Space;
@@ -27,27 +26,28 @@ pub(crate) struct BestFirst {
     heap: BinaryHeap<Entry>,
 }
 
-/// Largest value first, ties by smaller cell index (determinism).
-#[derive(Debug, Clone, Copy)]
-struct Entry {
-    value: f32,
-    cell: usize,
-}
+/// A queue entry packed into one integer, so the heap compares and moves 8 bytes: the value's
+/// bits mapped to an order-preserving `u32` (as `f32::total_cmp` orders them) in the high
+/// half, the complement of the cell in the low half. The max-heap then pops the largest value
+/// first and, among equal values, the smaller cell (determinism). Cells fit in 32 bits:
+/// spaces hold at most 2²⁸.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Entry(u64);
 
-impl PartialEq for Entry {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
+impl Entry {
+    fn new(value: f32, cell: usize) -> Self {
+        let bits = value.to_bits();
+        let ordered = if bits >> 31 == 1 { !bits } else { bits | 1 << 31 };
+        Self(u64::from(ordered) << 32 | u64::from(!(cell as u32)))
     }
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
+
+    fn value(self) -> f32 {
+        let ordered = (self.0 >> 32) as u32;
+        f32::from_bits(if ordered >> 31 == 1 { ordered & !(1 << 31) } else { !ordered })
     }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.value.total_cmp(&other.value).then_with(|| other.cell.cmp(&self.cell))
+
+    fn cell(self) -> usize {
+        !(self.0 as u32) as usize
     }
 }
 
@@ -73,7 +73,7 @@ impl BestFirst {
         }
         self.seen[cell] = g;
         self.best[cell] = value;
-        self.heap.push(Entry { value, cell });
+        self.heap.push(Entry::new(value, cell));
     }
 
     /// Settles cells largest first until the queue is empty: `visit(cell, value)` once per
@@ -85,7 +85,8 @@ impl BestFirst {
         mut visit: impl FnMut(usize, f32),
         mut expand: impl FnMut(usize, f32, usize, f32) -> Option<f32>,
     ) {
-        while let Some(Entry { value, cell }) = self.heap.pop() {
+        while let Some(entry) = self.heap.pop() {
+            let (value, cell) = (entry.value(), entry.cell());
             let g = self.generation;
             if self.settled[cell] == g || value < self.best[cell] {
                 continue; // settled already, or a stale entry
@@ -176,6 +177,21 @@ mod tests {
         assert_eq!(d[g.index(4, 0).unwrap()], None);
         let g = Grid::from_rows(&["..@..", "..@..", "....."]).unwrap().with_connectivity(Connectivity::Four);
         assert_eq!(distances(&g, 0, f32::INFINITY)[g.index(4, 0).unwrap()], Some(8.0));
+    }
+
+    #[test]
+    fn packed_entries_round_trip_and_order_like_total_cmp() {
+        let values = [-f32::INFINITY, -3.5, -1e-30, -0.0, 0.0, 1e-30, 2.0, 7.25, f32::MAX];
+        for (i, &v) in values.iter().enumerate() {
+            let e = Entry::new(v, 1000 + i);
+            assert_eq!((e.value().to_bits(), e.cell()), (v.to_bits(), 1000 + i));
+            for &w in &values {
+                let order = v.total_cmp(&w);
+                assert_eq!(Entry::new(v, 5).cmp(&Entry::new(w, 5)), order, "{v} vs {w}");
+            }
+        }
+        // Equal values: the smaller cell is the larger entry, popped first.
+        assert!(Entry::new(1.0, 3) > Entry::new(1.0, 4));
     }
 
     #[test]
