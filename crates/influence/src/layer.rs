@@ -64,6 +64,15 @@ impl Layer {
         self.values
     }
 
+    /// Bytes this layer holds on the heap: 4 per value of capacity.
+    ///
+    /// ```
+    /// assert_eq!(influence::Layer::zeros(1000).heap_bytes(), 4000);
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        self.values.capacity() * std::mem::size_of::<f32>()
+    }
+
     /// Smallest and largest value, or `None` for an empty layer.
     pub fn min_max(&self) -> Option<(f32, f32)> {
         let first = *self.values.first()?;

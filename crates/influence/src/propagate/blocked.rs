@@ -30,6 +30,14 @@ pub(super) struct Scratch {
     masks: Vec<u32>,
 }
 
+impl Scratch {
+    /// Bytes of ring rows held on the heap (for [`Propagator::heap_bytes`](super::Propagator::heap_bytes)).
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.values.capacity() * std::mem::size_of::<f32>()
+            + self.masks.capacity() * std::mem::size_of::<u32>()
+    }
+}
+
 /// The most steps fused in one pass over a grid `width` cells wide: enough to make the pass's
 /// memory traffic small beside the arithmetic, few enough that the rings (four rows per
 /// step) stay within about 1 MiB, half of a typical L2 cache.

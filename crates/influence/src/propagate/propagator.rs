@@ -91,6 +91,26 @@ impl Propagator {
         &mut self.front
     }
 
+    /// Bytes this propagator holds on the heap: its two layers (8 bytes a cell), the sorted
+    /// seeds of [`steps_grid`](Self::steps_grid), and the grid kernels' ring rows once a grid
+    /// step has run (one set per band of rows; each set at most about
+    /// `16 × width × fused steps` bytes, and the fused steps are capped so that this stays
+    /// within about 1 MiB, or `32 × width` bytes on grids wider than 32768 cells).
+    ///
+    /// ```
+    /// use influence::{propagate::{Diffusion, Propagator}, Grid};
+    /// let p = Propagator::new(&Grid::new(100, 100)?, Diffusion::new(0.5, 1.0)?);
+    /// assert_eq!(p.heap_bytes(), 2 * 4 * 100 * 100);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        self.front.heap_bytes()
+            + self.back.heap_bytes()
+            + self.sorted.capacity() * std::mem::size_of::<Seed>()
+            + self.scratch.capacity() * std::mem::size_of::<Scratch>()
+            + self.scratch.iter().map(Scratch::heap_bytes).sum::<usize>()
+    }
+
     /// Zeroes both buffers and abandons any step in progress.
     pub fn clear(&mut self) {
         self.front.fill(0.0);

@@ -355,6 +355,29 @@ impl Graph {
         self.targets.len()
     }
 
+    /// Bytes this graph holds on the heap: the capacities of its node arrays (position, flag,
+    /// arc offset: 17 bytes a node) and arc arrays (target, length: 8 bytes an arc), exactly,
+    /// plus an *estimate* for the R*-tree index, whose allocations `rstar` does not report:
+    /// two tree entries per node (`size_of::<rstar::RTreeNode<_>>()` is 48 bytes on 64-bit
+    /// targets), one for the node's leaf and about one more for the inner nodes and the spare
+    /// capacity of their child vectors.
+    ///
+    /// ```
+    /// let graph = influence::Graph::from_space(&influence::Grid::new(8, 8)?)?;
+    /// assert!(graph.heap_bytes() >= 64 * 17 + graph.arc_count() * 8);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let index = 2 * self.index.size() * size_of::<rstar::RTreeNode<Entry>>();
+        self.positions.capacity() * size_of::<Vec3>()
+            + self.blocked.capacity() * size_of::<bool>()
+            + self.offsets.capacity() * size_of::<u32>()
+            + self.targets.capacity() * size_of::<u32>()
+            + self.lengths.capacity() * size_of::<f32>()
+            + index
+    }
+
     /// The arcs leaving node `i` as `(head, length)`, by length then head, including arcs to
     /// blocked nodes (which [`Space::for_each_neighbour`] skips).
     ///

@@ -231,6 +231,16 @@ impl Grid {
         &self.blocked
     }
 
+    /// Bytes this grid holds on the heap: one `bool` per cell of capacity (the blocked flags).
+    ///
+    /// ```
+    /// assert_eq!(influence::Grid::new(256, 256)?.heap_bytes(), 256 * 256);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn heap_bytes(&self) -> usize {
+        self.blocked.capacity() * std::mem::size_of::<bool>()
+    }
+
     /// Number of walkable cells.
     pub fn walkable_count(&self) -> usize {
         self.blocked.iter().filter(|b| !**b).count()

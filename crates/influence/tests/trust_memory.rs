@@ -1,0 +1,67 @@
+//! `heap_bytes` of the map types on a 256 × 256 grid: a layer is exactly 4 bytes a cell, a
+//! grid 1, a propagator two layers plus bounded scratch rows, a graph a stated bound per
+//! node and arc (see the table in the `space` module docs).
+
+use influence::propagate::{Diffusion, Propagator, Seed};
+use influence::{Graph, Grid, Layer};
+
+const SIDE: usize = 256;
+const CELLS: usize = SIDE * SIDE;
+
+fn walled() -> Grid {
+    let mut grid = Grid::new(SIDE, SIDE).unwrap();
+    for y in (0..SIDE).step_by(7) {
+        for x in 0..SIDE / 2 {
+            grid.set_blocked(x, y, true).unwrap();
+        }
+    }
+    grid
+}
+
+#[test]
+fn a_layer_is_four_bytes_a_cell() {
+    let grid = walled();
+    assert_eq!(Layer::for_space(&grid).heap_bytes(), 4 * CELLS);
+    assert_eq!(Layer::zeros(0).heap_bytes(), 0);
+}
+
+#[test]
+fn a_grid_is_one_byte_a_cell() {
+    let grid = walled();
+    assert_eq!(grid.heap_bytes(), CELLS);
+}
+
+#[test]
+fn a_propagator_is_two_layers_plus_bounded_scratch() {
+    let grid = walled();
+    let d = Diffusion::new(0.3, 0.9).unwrap();
+    let mut p = Propagator::new(&grid, d);
+    assert_eq!(p.heap_bytes(), 2 * 4 * CELLS, "nothing but the two buffers before a step");
+    p.step_grid(&grid);
+    let one = p.heap_bytes();
+    p.steps_grid(&grid, 20, &[Seed::new(0, 1.0), Seed::new(CELLS - 1, 2.0)]).unwrap();
+    let fused = p.heap_bytes();
+    assert!(one > 2 * 4 * CELLS && fused >= one);
+    // Ring rows: at most 16 bytes a cell of width per fused step, within about 1 MiB, plus
+    // the seed buffer and the scratch vector itself.
+    assert!(fused - 2 * 4 * CELLS <= (1 << 20) + 32 * SIDE + 1024, "scratch {} bytes", fused - 8 * CELLS);
+    // Repeating the work allocates nothing more.
+    p.steps_grid(&grid, 20, &[Seed::new(0, 1.0), Seed::new(CELLS - 1, 2.0)]).unwrap();
+    assert_eq!(p.heap_bytes(), fused);
+}
+
+#[test]
+fn a_graph_from_a_grid_stays_within_its_stated_bound() {
+    let grid = walled();
+    let graph = Graph::from_space(&grid).unwrap();
+    let (nodes, arcs) = (graph.positions().len(), graph.arc_count());
+    let bytes = graph.heap_bytes();
+    // Exact part: 12 (position) + 1 (flag) + 4 (offset) a node, 8 an arc; the R*-tree
+    // estimate adds 2 entries a node.
+    let entry = std::mem::size_of::<rstar::RTreeNode<rstar::primitives::GeomWithData<[f32; 3], u32>>>();
+    assert!(bytes >= 17 * nodes + 8 * arcs);
+    assert!(bytes <= (17 + 2 * entry + 8) * nodes + 8 * arcs, "{bytes} bytes for {nodes} nodes, {arcs} arcs");
+    // The stated bound of the space docs: at most 128 bytes a node plus 8 an arc.
+    assert!(bytes <= 128 * nodes + 8 * arcs);
+    println!("graph: {nodes} nodes, {arcs} arcs, {bytes} bytes, entry {entry}");
+}
