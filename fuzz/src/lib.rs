@@ -1,0 +1,95 @@
+//! The checks behind the fuzz targets, one `fn check_*(data: &[u8])` per target. The targets
+//! in `fuzz_targets/` call these; so does `cargo test` here, replaying the corpora.
+//! Every check must not panic on any input; a panic is a bug in `influence`.
+
+use arbitrary::{Arbitrary, Unstructured};
+use influence::glam::Vec2;
+use influence::space::Graph;
+use influence::{Band, Falloff, Grid, Layer, Source, Stamper};
+
+/// `Grid::from_movingai` on arbitrary text: an error or a grid whose size adds up.
+pub fn check_movingai(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(grid) = Grid::from_movingai(text) {
+        assert_eq!(grid.len(), grid.width() * grid.height());
+    }
+}
+
+/// `Graph::from_text` on arbitrary text; a graph it accepts writes back to text that reads
+/// back equal.
+pub fn check_graph_text(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(graph) = Graph::from_text(text) {
+        let again = Graph::from_text(&graph.to_text()).expect("to_text output parses");
+        assert_eq!(again, graph, "text round trip");
+    }
+}
+
+/// `Graph::from_json` on arbitrary text; a graph it accepts writes back to JSON that reads
+/// back equal.
+pub fn check_graph_json(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if let Ok(graph) = Graph::from_json(text) {
+        let again = Graph::from_json(&graph.to_json()).expect("to_json output parses");
+        assert_eq!(again, graph, "JSON round trip");
+    }
+}
+
+/// A falloff curve from arbitrary floats.
+#[derive(Arbitrary, Debug)]
+pub enum FalloffSpec {
+    Linear,
+    Exponential(f32),
+    Halving(f32),
+    Polynomial(f32),
+    Gaussian(f32),
+    Constant,
+    Point,
+    Band(Vec<(f32, f32)>),
+}
+
+/// A source, a small grid and the curve, all from arbitrary numbers.
+#[derive(Arbitrary, Debug)]
+pub struct StampSpec {
+    pub width: u8,
+    pub height: u8,
+    pub cell_size: f32,
+    pub x: f32,
+    pub y: f32,
+    pub strength: f32,
+    pub radius: f32,
+    pub falloff: FalloffSpec,
+}
+
+/// `Falloff` / `Band::new` / `Source::new` with arbitrary floats: errors are fine, panics are
+/// not, and a source they accept stamps no NaN or infinity into a small grid.
+pub fn check_falloff_stamp(data: &[u8]) {
+    let Ok(spec) = StampSpec::arbitrary(&mut Unstructured::new(data)) else { return };
+    let falloff = match spec.falloff {
+        FalloffSpec::Linear => Falloff::Linear,
+        FalloffSpec::Exponential(rate) => Falloff::Exponential { rate },
+        FalloffSpec::Halving(step) => Falloff::Halving { step },
+        FalloffSpec::Polynomial(power) => Falloff::Polynomial { power },
+        FalloffSpec::Gaussian(sigma) => Falloff::Gaussian { sigma },
+        FalloffSpec::Constant => Falloff::Constant,
+        FalloffSpec::Point => Falloff::Point,
+        FalloffSpec::Band(mut points) => {
+            points.truncate(16);
+            match Band::new(points) {
+                Ok(band) => Falloff::Band(band),
+                Err(_) => return,
+            }
+        }
+    };
+    let Ok(source) = Source::new(Vec2::new(spec.x, spec.y), spec.strength, falloff, spec.radius) else {
+        return;
+    };
+    let (w, h) = (usize::from(spec.width % 32) + 1, usize::from(spec.height % 32) + 1);
+    let Ok(grid) = Grid::new(w, h).and_then(|g| g.with_cell_size(spec.cell_size)) else { return };
+    let mut layer = Layer::for_space(&grid);
+    Stamper::new().stamp(&grid, &mut layer, &source);
+    assert_eq!(layer.len(), grid.len());
+    for (i, v) in layer.values().iter().enumerate() {
+        assert!(v.is_finite(), "cell {i} is {v} after stamping {source:?} into {w}x{h} grid");
+    }
+}
