@@ -35,6 +35,10 @@ pub fn check_graph_json(data: &[u8]) {
     }
 }
 
+/// Skip inputs that hit the known bug of `Stamper::stamp` with a source beside the grid
+/// (see `check_falloff_stamp`); `false` once it is fixed in `influence`.
+pub const KNOWN_BUG_SOURCE_BESIDE_GRID: bool = true;
+
 /// A falloff curve from arbitrary floats.
 #[derive(Arbitrary, Debug)]
 pub enum FalloffSpec {
@@ -86,6 +90,15 @@ pub fn check_falloff_stamp(data: &[u8]) {
     };
     let (w, h) = (usize::from(spec.width % 32) + 1, usize::from(spec.height % 32) + 1);
     let Ok(grid) = Grid::new(w, h).and_then(|g| g.with_cell_size(spec.cell_size)) else { return };
+    if KNOWN_BUG_SOURCE_BESIDE_GRID {
+        // Known bug (regressions/falloff_stamp/stamp-outside-grid-clamp*): a source to the
+        // side of the grid (its column outside 0..width) can panic in `Stamper::stamp`.
+        // Skipped so the target keeps looking for other bugs; set the constant to false once
+        // it is fixed.
+        if !(0.0..=grid.world_size().x).contains(&source.position().x) {
+            return;
+        }
+    }
     let mut layer = Layer::for_space(&grid);
     Stamper::new().stamp(&grid, &mut layer, &source);
     assert_eq!(layer.len(), grid.len());
