@@ -39,6 +39,9 @@ pub fn check_graph_json(data: &[u8]) {
 /// (see `check_falloff_stamp`); `false` once it is fixed in `influence`.
 pub const KNOWN_BUG_SOURCE_BESIDE_GRID: bool = true;
 
+/// Skip Gaussian curves whose `2·σ²` underflows (NaN at distance 0); `false` once fixed.
+pub const KNOWN_BUG_TINY_SIGMA: bool = true;
+
 /// A falloff curve from arbitrary floats.
 #[derive(Arbitrary, Debug)]
 pub enum FalloffSpec {
@@ -74,6 +77,11 @@ pub fn check_falloff_stamp(data: &[u8]) {
         FalloffSpec::Exponential(rate) => Falloff::Exponential { rate },
         FalloffSpec::Halving(step) => Falloff::Halving { step },
         FalloffSpec::Polynomial(power) => Falloff::Polynomial { power },
+        // Known bug (regressions/falloff_stamp/gaussian-subnormal-sigma-nan): 2·σ² underflows
+        // to 0 and the factor at distance 0 is NaN; skipped while KNOWN_BUG_TINY_SIGMA holds.
+        FalloffSpec::Gaussian(sigma) if KNOWN_BUG_TINY_SIGMA && 2.0 * sigma * sigma < f32::MIN_POSITIVE => {
+            return
+        }
         FalloffSpec::Gaussian(sigma) => Falloff::Gaussian { sigma },
         FalloffSpec::Constant => Falloff::Constant,
         FalloffSpec::Point => Falloff::Point,

@@ -45,7 +45,7 @@ fn seeds_and_local_corpora() {
 
 /// The saved crashes: each is a known bug in `influence` until fixed (see README.md).
 #[test]
-#[ignore = "BUG: regressions/falloff_stamp/stamp-outside-grid-clamp panics in Stamper::stamp"]
+#[ignore = "BUG: regressions/falloff_stamp/* (Stamper clamp panic, Gaussian NaN); see README.md"]
 fn regressions() {
     replay(&["regressions"]);
 }

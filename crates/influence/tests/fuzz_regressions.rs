@@ -104,3 +104,20 @@ fn stamp_source_beside_the_grid() {
     Stamper::new().stamp(&grid, &mut layer, &source);
     assert!(layer.values().iter().all(|v| v.is_finite()));
 }
+
+/// BUG (found by `falloff_stamp`, input `fuzz/regressions/falloff_stamp/
+/// gaussian-subnormal-sigma-nan`): `Falloff::Gaussian { sigma }` accepts any sigma > 0, but
+/// for a tiny one `2·σ²` underflows to 0 and `factor(0, r)` is `exp(-0/0)` = NaN
+/// (src/falloff.rs, `Falloff::factor`, the `Gaussian` arm), so the cell under the source is
+/// stamped NaN — even with strength 0. Fuzzer message: "cell 0 is NaN after stamping Source
+/// { position: (5.9e-39, 4.6e-40), strength: 0.0, falloff: Gaussian { sigma: 2.881e-42 },
+/// radius: 1.7e10 } into 9x32 grid". Expected: validation rejects such a sigma, or the
+/// factor at d = 0 is 1.
+#[test]
+#[ignore = "BUG: Falloff::Gaussian with a tiny sigma gives NaN at distance 0"]
+fn gaussian_tiny_sigma_is_not_nan() {
+    use influence::Falloff;
+    let falloff = Falloff::Gaussian { sigma: 1e-30 };
+    assert!(falloff.validate().is_ok());
+    assert!(falloff.factor(0.0, 1.0).is_finite(), "{}", falloff.factor(0.0, 1.0));
+}
