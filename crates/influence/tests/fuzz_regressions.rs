@@ -121,3 +121,21 @@ fn gaussian_tiny_sigma_is_not_nan() {
     assert!(falloff.validate().is_ok());
     assert!(falloff.factor(0.0, 1.0).is_finite(), "{}", falloff.factor(0.0, 1.0));
 }
+
+/// ISSUE (found by `falloff_stamp`, input `fuzz/regressions/falloff_stamp/
+/// band-huge-factor-overflows-inf`): `Band::new` accepts any finite factor and `Source::new`
+/// any finite strength, so their product can overflow: a band `[(716, 6.5e37)]` with strength
+/// 12.27 stamps `inf` ("cell 0 is inf after stamping … into 9x9 grid"). Expected: a bound on
+/// factors (e.g. |f| ≤ 1, as the documented areas and rings use) or on the product.
+#[test]
+#[ignore = "ISSUE: Band factor × strength overflows to inf in a stamped layer"]
+fn band_huge_factor_stays_finite() {
+    use influence::glam::Vec2;
+    use influence::{Band, Falloff, Layer, Source, Stamper};
+    let grid = Grid::new(9, 9).unwrap();
+    let mut layer = Layer::for_space(&grid);
+    let band = Falloff::Band(Band::new(vec![(716.0, 6.543_237e37)]).unwrap());
+    let source = Source::new(Vec2::new(0.5, 4.5), 12.266_666, band, 785.0).unwrap();
+    Stamper::new().stamp(&grid, &mut layer, &source);
+    assert!(layer.values().iter().all(|v| v.is_finite()));
+}
