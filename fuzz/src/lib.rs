@@ -80,8 +80,8 @@ pub fn check_falloff_stamp(data: &[u8]) {
         FalloffSpec::Exponential(rate) => Falloff::Exponential { rate },
         FalloffSpec::Halving(step) => Falloff::Halving { step },
         FalloffSpec::Polynomial(power) => Falloff::Polynomial { power },
-        // Known bug (regressions/falloff_stamp/gaussian-subnormal-sigma-nan): 2·σ² underflows
-        // to 0 and the factor at distance 0 is NaN; skipped while KNOWN_BUG_TINY_SIGMA holds.
+        // Known bug (regressions/falloff_stamp/gaussian-*-sigma-nan): 2·σ² underflows to 0
+        // or overflows to inf, and 0/0 or inf/inf makes the factor NaN; skipped while KNOWN_BUG_TINY_SIGMA holds.
         FalloffSpec::Gaussian(sigma) if KNOWN_BUG_TINY_SIGMA && 2.0 * sigma * sigma < f32::MIN_POSITIVE => {
             return
         }

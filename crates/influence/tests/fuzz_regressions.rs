@@ -120,6 +120,12 @@ fn gaussian_tiny_sigma_is_not_nan() {
     let falloff = Falloff::Gaussian { sigma: 1e-30 };
     assert!(falloff.validate().is_ok());
     assert!(falloff.factor(0.0, 1.0).is_finite(), "{}", falloff.factor(0.0, 1.0));
+    // `gaussian-huge-sigma-nan`: the other end — σ = 1.2e30 makes 2·σ² inf, and a distance
+    // whose square overflows gives inf/inf = NaN ("cell 0 is NaN after stamping … Gaussian
+    // { sigma: 1.1955647e30 }, radius: 1.6852366e22 … into 5x5 grid").
+    let falloff = Falloff::Gaussian { sigma: 1.195_564_7e30 };
+    assert!(falloff.validate().is_ok());
+    assert!(falloff.factor(1e22, 1e23).is_finite(), "{}", falloff.factor(1e22, 1e23));
 }
 
 /// ISSUE (found by `falloff_stamp`, input `fuzz/regressions/falloff_stamp/
