@@ -82,9 +82,7 @@ pub fn check_falloff_stamp(data: &[u8]) {
         FalloffSpec::Polynomial(power) => Falloff::Polynomial { power },
         // Known bug (regressions/falloff_stamp/gaussian-*-sigma-nan): 2·σ² underflows to 0
         // or overflows to inf, and 0/0 or inf/inf makes the factor NaN; skipped while KNOWN_BUG_TINY_SIGMA holds.
-        FalloffSpec::Gaussian(sigma) if KNOWN_BUG_TINY_SIGMA && 2.0 * sigma * sigma < f32::MIN_POSITIVE => {
-            return
-        }
+        FalloffSpec::Gaussian(sigma) if KNOWN_BUG_TINY_SIGMA && !(2.0 * sigma * sigma).is_normal() => return,
         FalloffSpec::Gaussian(sigma) => Falloff::Gaussian { sigma },
         FalloffSpec::Constant => Falloff::Constant,
         FalloffSpec::Point => Falloff::Point,
