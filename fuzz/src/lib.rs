@@ -37,13 +37,13 @@ pub fn check_graph_json(data: &[u8]) {
 
 /// Skip inputs that hit the known bug of `Stamper::stamp` with a source beside the grid
 /// (see `check_falloff_stamp`); `false` once it is fixed in `influence`.
-pub const KNOWN_BUG_SOURCE_BESIDE_GRID: bool = true;
+pub const KNOWN_BUG_SOURCE_BESIDE_GRID: bool = false;
 
 /// Skip Gaussian curves whose `2·σ²` underflows (NaN at distance 0); `false` once fixed.
-pub const KNOWN_BUG_TINY_SIGMA: bool = true;
+pub const KNOWN_BUG_TINY_SIGMA: bool = false;
 
 /// Skip bands whose factor × strength overflows to infinity; `false` once fixed.
-pub const KNOWN_BUG_BAND_OVERFLOW: bool = true;
+pub const KNOWN_BUG_BAND_OVERFLOW: bool = false;
 
 /// A falloff curve from arbitrary floats.
 #[derive(Arbitrary, Debug)]

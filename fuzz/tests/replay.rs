@@ -45,7 +45,6 @@ fn seeds_and_local_corpora() {
 
 /// The saved crashes: each is a known bug in `influence` until fixed (see README.md).
 #[test]
-#[ignore = "BUG: regressions/falloff_stamp/* (Stamper clamp panic, Gaussian NaN); see README.md"]
 fn regressions() {
     replay(&["regressions"]);
 }

@@ -40,14 +40,13 @@ fn regression_files() {
     }
 }
 
-/// BUG (found by the `falloff_stamp` fuzz target; same bug as
+/// Fixed bug (found by the `falloff_stamp` fuzz target; same bug as
 /// `crates/influence/tests/fuzz_regressions.rs::stamp_source_beside_the_grid`): a source
 /// outside the map, beyond its radius to the side but level with its rows, panics in
 /// `influence::Stamper` (src/stamp.rs `footprint_row`, `f32::clamp` with min > max) and the
 /// command exits 101: "min > max, or either was NaN. min = -6.0, max = -92.0". Expected:
 /// either exit 2 naming `source[0].at` as outside the map, or a render where it adds nothing.
 #[test]
-#[ignore = "BUG: influence render panics for a source beside the map (Stamper clamp)"]
 fn source_beside_the_map() {
     let text = "[map]\nwidth = 8\nheight = 4\n\n[[source]]\nteam = \"red\"\nat = [100, 1]\n\
                 strength = 5\nfalloff = \"linear\"\nradius = 4\n";

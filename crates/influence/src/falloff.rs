@@ -66,7 +66,11 @@ impl Falloff {
             Self::Exponential { rate } => (-rate * d).exp(),
             Self::Halving { step } => (-std::f32::consts::LN_2 * d / step).exp(),
             Self::Polynomial { power } => 1.0 - (d / radius).powf(*power),
-            Self::Gaussian { sigma } => (-d * d / (2.0 * sigma * sigma)).exp(),
+            // Through d/σ: 2σ² would underflow to 0 (or overflow) for extreme σ, and 0/0 is NaN.
+            Self::Gaussian { sigma } => {
+                let z = d / sigma;
+                (-0.5 * z * z).exp()
+            }
             Self::Constant => 1.0,
             Self::Point => f32::from(u8::from(d == 0.0)),
             Self::Band(band) => band.at(d),
@@ -180,17 +184,18 @@ pub struct Band {
 }
 
 impl Band {
-    /// A band through `points`, sorted by distance.
+    /// A band through `points`, sorted by distance. Factors lie in `[-1, 1]`, like every other
+    /// curve's: the source's strength carries the magnitude (and stamped values stay finite).
     ///
     /// # Errors
-    /// [`Error::BadBand`] for no points, a non-finite or negative number, or distances that
-    /// decrease.
+    /// [`Error::BadBand`] for no points, a non-finite or negative distance, a factor outside
+    /// `[-1, 1]`, or distances that decrease.
     pub fn new(points: Vec<(f32, f32)>) -> Result<Self, Error> {
         if points.is_empty() {
             return Err(Error::BadBand("needs at least one point"));
         }
-        if points.iter().any(|&(d, f)| !d.is_finite() || !f.is_finite() || d < 0.0) {
-            return Err(Error::BadBand("distances must be finite and >= 0, factors finite"));
+        if points.iter().any(|&(d, f)| !d.is_finite() || d < 0.0 || !(-1.0..=1.0).contains(&f)) {
+            return Err(Error::BadBand("distances must be finite and >= 0, factors within [-1, 1]"));
         }
         if points.windows(2).any(|w| w[1].0 < w[0].0) {
             return Err(Error::BadBand("distances must not decrease"));
@@ -287,6 +292,8 @@ mod tests {
         assert!(Band::new(vec![]).is_err());
         assert!(Band::new(vec![(1.0, 1.0), (0.5, 0.0)]).is_err());
         assert!(Band::new(vec![(f32::NAN, 1.0)]).is_err());
+        assert!(Band::new(vec![(1.0, 1.5)]).is_err());
+        assert!(Band::new(vec![(1.0, f32::NAN)]).is_err());
         assert!(Band::areas(5.0, 3.0, 0.5, 8.0).is_err());
     }
 

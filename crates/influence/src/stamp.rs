@@ -229,6 +229,9 @@ fn footprint_row(
     out: &mut Vec<f32>,
 ) -> Option<isize> {
     out.clear();
+    if dx_lo > dx_hi {
+        return None; // the source's columns lie wholly beside the grid
+    }
     let (metric, radius) = (source.metric(), source.radius());
     let half = metric.half_width(radius / cell_size, dy_cells);
     let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;

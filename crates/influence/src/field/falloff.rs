@@ -100,9 +100,11 @@ impl Curve {
                 let t = d / r;
                 (1.0 - t.powf(*power), -power * t.powf(power - 1.0) / r)
             }
+            // Through d/σ, as the grid's Gaussian: 2σ² can underflow to 0 and 0/0 is NaN.
             Self::Gaussian { sigma } => {
-                let e = (-d * d / (2.0 * sigma * sigma)).exp();
-                (e, -d / (sigma * sigma) * e)
+                let z = d / sigma;
+                let e = (-0.5 * z * z).exp();
+                (e, -(z / sigma) * e)
             }
             Self::Exponential { rate } => {
                 let e = (-rate * d).exp();
