@@ -7,6 +7,35 @@ use influence::glam::Vec2;
 use influence::space::Graph;
 use influence::{Band, Falloff, Grid, Layer, Source, Stamper};
 
+/// A small map the fuzzed scenarios may name as `map.file = "tiny.map"`.
+const TINY_MAP: &str = "type octile\nheight 4\nwidth 6\nmap\n......\n.@@...\n....@.\n......\n";
+
+/// The command's scenario loader on arbitrary text: an input error or a scenario. A small one
+/// (at most 4096 cells, at most 64 diffusion steps) is also run and summarised, and every
+/// layer it would write must be free of NaN.
+pub fn check_scenario(data: &[u8]) {
+    use influence_cli::map::MapFiles;
+    use influence_cli::propagation::Method;
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let maps = [("tiny.map", TINY_MAP)];
+    let Ok(scenario) = influence_cli::scenario::parse("fuzz.toml", text, &MapFiles::Embedded(&maps)) else {
+        return;
+    };
+    let long = scenario.propagation.as_ref().is_some_and(|p| match p.method {
+        Method::Diffuse { steps, .. } => steps > 64,
+        _ => false,
+    });
+    if scenario.grid.len() > 4096 || long {
+        return;
+    }
+    let layers = scenario.layers.clone();
+    let Ok(run) = influence_cli::run::Run::new(scenario) else { return };
+    let _summary = influence_cli::summary::Summary::new(&run);
+    for (name, layer) in layers {
+        assert!(run.layer(layer).values().iter().all(|v| !v.is_nan()), "NaN in layer {name}");
+    }
+}
+
 /// `Grid::from_movingai` on arbitrary text: an error or a grid whose size adds up.
 pub fn check_movingai(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };

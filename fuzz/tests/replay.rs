@@ -7,11 +7,12 @@ use arbitrary::{Arbitrary, Unstructured};
 
 type Check = fn(&[u8]);
 
-const TARGETS: [(&str, Check); 4] = [
+const TARGETS: [(&str, Check); 5] = [
     ("movingai", influence_fuzz::check_movingai),
     ("graph_text", influence_fuzz::check_graph_text),
     ("graph_json", influence_fuzz::check_graph_json),
     ("falloff_stamp", influence_fuzz::check_falloff_stamp),
+    ("scenario", influence_fuzz::check_scenario),
 ];
 
 fn files(kind: &str, target: &str) -> Vec<PathBuf> {

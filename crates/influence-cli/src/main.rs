@@ -9,32 +9,13 @@
 
 #![forbid(unsafe_code)]
 
-mod animate;
-mod bench;
-mod bench_field;
-mod demo;
-mod doc;
-mod error;
-mod falloff;
-mod field;
-mod frames;
-mod gif_writer;
-mod map;
-mod npy;
-mod output;
-mod propagation;
-mod route;
-mod run;
-mod scenario;
-mod spread;
-mod summary;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::error::CliError;
+use influence_cli::error::CliError;
+use influence_cli::{animate, bench, bench_field, demo, output, run, scenario, summary};
 
 /// Influence maps for game AI: scenarios in, heatmaps, arrays and a summary out.
 #[derive(Debug, Parser)]
