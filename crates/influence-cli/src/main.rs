@@ -35,13 +35,13 @@ enum Command {
         #[arg(long, short)]
         out: PathBuf,
     },
-    /// Animate a scenario's [propagation]: an animated GIF and/or numbered PNG frames.
+    /// Animate a scenario's propagation table: an animated GIF and/or numbered PNG frames.
     ///
     /// Frame i shows the layer after i × EVERY steps, drawn as `render` draws it, on one
     /// colour scale for all frames. Diffusion runs to its `steps`, a flood until the fill
     /// stops, a steady state until a step changes nothing.
     Animate {
-        /// The scenario (TOML with a [propagation] table; see docs/scenario.md).
+        /// The scenario (TOML with a propagation table; see docs/scenario.md).
         scenario: PathBuf,
         /// The folder to write into (created if missing).
         #[arg(long, short)]
