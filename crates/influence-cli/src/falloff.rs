@@ -1,59 +1,15 @@
 //! The falloff keys of a `[[source]]` table turned into a library [`Falloff`]: each curve
 //! gets exactly its own parameters, and a missing or bad one is named.
 
-use std::fmt;
-
+pub use influence::falloff::FalloffKind;
 use influence::{Band, Falloff};
-use serde::Deserialize;
 
 use crate::doc::{Doc, KeyPath};
 use crate::error::CliError;
 use crate::scenario::{Fixed, SourceSpec};
 
-/// The `falloff` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FalloffKind {
-    /// `1 − d/r`.
-    Linear,
-    /// `exp(−rate·d)`.
-    Exponential,
-    /// Halves every `step`.
-    Halving,
-    /// `1 − (d/r)^power`.
-    Polynomial,
-    /// `exp(−d²/2σ²)`.
-    Gaussian,
-    /// Full strength within the radius.
-    Constant,
-    /// The source's own cell only.
-    Point,
-    /// Piecewise linear: `points`, the three areas, or a `ring`.
-    Band,
-}
-
 /// The band shorthand for full-strength, accuracy and movement areas, in `Band::areas` order.
 const AREA_KEYS: [&str; 4] = ["full", "accuracy_end", "accuracy", "movement_end"];
-
-impl FalloffKind {
-    /// The parameter keys this curve accepts.
-    fn params(self) -> &'static [&'static str] {
-        match self {
-            Self::Exponential => &["rate"],
-            Self::Halving => &["step"],
-            Self::Polynomial => &["power"],
-            Self::Gaussian => &["sigma"],
-            Self::Band => &["points", "full", "accuracy_end", "accuracy", "movement_end", "ring"],
-            Self::Linear | Self::Constant | Self::Point => &[],
-        }
-    }
-}
-
-impl fmt::Display for FalloffKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&format!("{self:?}").to_lowercase())
-    }
-}
 
 /// The curve for `spec` (at `path`), and the radius it implies when none is given: a band's
 /// extent, or one cell for a point.

@@ -59,45 +59,7 @@ fn num(key: &str, v: f32) -> Result<f32, String> {
     }
 }
 
-/// The `falloff` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FalloffKind {
-    /// `1 − d/r`.
-    Linear,
-    /// `exp(−rate·d)`.
-    Exponential,
-    /// Halves every `step`.
-    Halving,
-    /// `1 − (d/r)^power`.
-    Polynomial,
-    /// `exp(−d²/2σ²)`.
-    Gaussian,
-    /// Full strength within the radius.
-    Constant,
-    /// The source's own cell only.
-    Point,
-    /// Piecewise linear: `points`, the three areas, or a `ring`.
-    Band,
-}
-
-impl FalloffKind {
-    /// The parameter keys this curve accepts.
-    fn params(self) -> &'static [&'static str] {
-        match self {
-            Self::Exponential => &["rate"],
-            Self::Halving => &["step"],
-            Self::Polynomial => &["power"],
-            Self::Gaussian => &["sigma"],
-            Self::Band => &["points", "full", "accuracy_end", "accuracy", "movement_end", "ring"],
-            Self::Linear | Self::Constant | Self::Point => &[],
-        }
-    }
-
-    fn name(self) -> String {
-        format!("{self:?}").to_lowercase()
-    }
-}
+pub use influence::falloff::FalloffKind;
 
 /// One `[[source]]` table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

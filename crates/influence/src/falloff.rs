@@ -150,6 +150,72 @@ pub(crate) enum FalloffKey {
     Custom(usize),
 }
 
+/// The name of a built-in curve, as scenario files and the sandbox's API write it
+/// (`falloff = "linear"`), with the parameter keys each takes. One vocabulary for every
+/// front end, so a key accepted by one is accepted by all.
+///
+/// ```
+/// use influence::falloff::FalloffKind;
+/// assert_eq!(FalloffKind::Gaussian.params(), &["sigma"]);
+/// assert_eq!(FalloffKind::Band.to_string(), "band");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum FalloffKind {
+    /// [`Falloff::Linear`].
+    Linear,
+    /// [`Falloff::Exponential`]: `rate`.
+    Exponential,
+    /// [`Falloff::Halving`]: `step`.
+    Halving,
+    /// [`Falloff::Polynomial`]: `power`.
+    Polynomial,
+    /// [`Falloff::Gaussian`]: `sigma`.
+    Gaussian,
+    /// [`Falloff::Constant`].
+    Constant,
+    /// [`Falloff::Point`].
+    Point,
+    /// [`Falloff::Band`]: `points`, the three areas (`full`, `accuracy_end`, `accuracy`,
+    /// `movement_end`), or a `ring`.
+    Band,
+}
+
+impl FalloffKind {
+    /// The parameter keys this curve accepts.
+    pub fn params(self) -> &'static [&'static str] {
+        match self {
+            Self::Exponential => &["rate"],
+            Self::Halving => &["step"],
+            Self::Polynomial => &["power"],
+            Self::Gaussian => &["sigma"],
+            Self::Band => &["points", "full", "accuracy_end", "accuracy", "movement_end", "ring"],
+            Self::Linear | Self::Constant | Self::Point => &[],
+        }
+    }
+
+    /// The name as written in files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Linear => "linear",
+            Self::Exponential => "exponential",
+            Self::Halving => "halving",
+            Self::Polynomial => "polynomial",
+            Self::Gaussian => "gaussian",
+            Self::Constant => "constant",
+            Self::Point => "point",
+            Self::Band => "band",
+        }
+    }
+}
+
+impl fmt::Display for FalloffKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A user-supplied falloff `f(distance, radius) -> factor`, shared cheaply between sources.
 #[derive(Clone)]
 pub struct CustomFalloff(pub Arc<dyn Fn(f32, f32) -> f32 + Send + Sync>);

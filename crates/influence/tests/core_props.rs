@@ -1,6 +1,9 @@
 //! Property tests of placing influence and the compound maps.
 
-use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
+mod common;
+
+use common::{falloff, metric};
+use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 use proptest::prelude::*;
 
 /// A random grid up to 24×24 with roughly `wall_pct` % blocked cells.
@@ -21,25 +24,6 @@ fn grid() -> impl Strategy<Value = Grid> {
             }
             g
         })
-}
-
-/// Non-negative curves (so that a positive strength means a non-negative value).
-fn falloff() -> impl Strategy<Value = Falloff> {
-    prop_oneof![
-        Just(Falloff::Linear),
-        (0.0f32..2.0).prop_map(|rate| Falloff::Exponential { rate }),
-        (0.3f32..3.0).prop_map(|step| Falloff::Halving { step }),
-        (0.5f32..4.0).prop_map(|power| Falloff::Polynomial { power }),
-        (0.5f32..5.0).prop_map(|sigma| Falloff::Gaussian { sigma }),
-        Just(Falloff::Constant),
-        Just(Falloff::Point),
-        Just(Falloff::Band(Band::areas(1.0, 3.0, 0.5, 6.0).unwrap())),
-        Just(Falloff::Band(Band::ring(1.0, 2.0, 4.0, 6.0).unwrap())),
-    ]
-}
-
-fn metric() -> impl Strategy<Value = Metric> {
-    prop_oneof![Just(Metric::Euclidean), Just(Metric::Manhattan), Just(Metric::Octile), Just(Metric::Path)]
 }
 
 fn random_layer(len: usize, seed: u64) -> Layer {

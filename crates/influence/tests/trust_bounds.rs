@@ -3,8 +3,9 @@
 
 mod common;
 
+use common::{falloff, metric};
 use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
-use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
+use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
 use proptest::prelude::*;
 
 fn diffusion() -> impl Strategy<Value = Diffusion> {
@@ -14,25 +15,6 @@ fn diffusion() -> impl Strategy<Value = Diffusion> {
             Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
         },
     )
-}
-
-/// Curves with factors in [0, 1].
-fn falloff() -> impl Strategy<Value = Falloff> {
-    prop_oneof![
-        Just(Falloff::Linear),
-        (0.0f32..2.0).prop_map(|rate| Falloff::Exponential { rate }),
-        (0.3f32..3.0).prop_map(|step| Falloff::Halving { step }),
-        (0.5f32..4.0).prop_map(|power| Falloff::Polynomial { power }),
-        (0.5f32..5.0).prop_map(|sigma| Falloff::Gaussian { sigma }),
-        Just(Falloff::Constant),
-        Just(Falloff::Point),
-        Just(Falloff::Band(Band::areas(1.0, 3.0, 0.5, 6.0).unwrap())),
-        Just(Falloff::Band(Band::ring(1.0, 2.0, 4.0, 6.0).unwrap())),
-    ]
-}
-
-fn metric() -> impl Strategy<Value = Metric> {
-    prop_oneof![Just(Metric::Euclidean), Just(Metric::Manhattan), Just(Metric::Octile), Just(Metric::Path)]
 }
 
 /// Non-negative sources anywhere on the grid (not only at centres).

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)] // Each test file uses a different subset.
 
-use influence::{Connectivity, Grid};
+use influence::{Band, Connectivity, Falloff, Grid, Metric};
 use proptest::prelude::*;
 
 /// Random grids with sides in `sides`, each cell blocked with probability `walls`, 4- or
@@ -21,4 +21,24 @@ pub fn walled_grid(sides: std::ops::Range<usize>, walls: f64, cell_size: f32) ->
             }
             grid
         })
+}
+
+/// Built-in curves with factors in [0, 1], so a positive strength gives non-negative values.
+pub fn falloff() -> impl Strategy<Value = Falloff> {
+    prop_oneof![
+        Just(Falloff::Linear),
+        (0.0f32..2.0).prop_map(|rate| Falloff::Exponential { rate }),
+        (0.3f32..3.0).prop_map(|step| Falloff::Halving { step }),
+        (0.5f32..4.0).prop_map(|power| Falloff::Polynomial { power }),
+        (0.5f32..5.0).prop_map(|sigma| Falloff::Gaussian { sigma }),
+        Just(Falloff::Constant),
+        Just(Falloff::Point),
+        Just(Falloff::Band(Band::areas(1.0, 3.0, 0.5, 6.0).unwrap())),
+        Just(Falloff::Band(Band::ring(1.0, 2.0, 4.0, 6.0).unwrap())),
+    ]
+}
+
+/// Every distance metric.
+pub fn metric() -> impl Strategy<Value = Metric> {
+    prop_oneof![Just(Metric::Euclidean), Just(Metric::Manhattan), Just(Metric::Octile), Just(Metric::Path)]
 }
