@@ -34,7 +34,7 @@ fn walled(side: usize) -> Grid {
         state ^= state << 13;
         state ^= state >> 7;
         state ^= state << 17;
-        if state % 10 == 0 {
+        if state.is_multiple_of(10) {
             grid.set_blocked(i % side, i / side, true).unwrap();
         }
     }

@@ -45,7 +45,7 @@ fn map(side: usize, connectivity: Connectivity) -> Grid {
     let mut grid = Grid::new(side, side).unwrap().with_connectivity(connectivity);
     let mut next = rng();
     for i in 0..side * side {
-        if next() % 10 == 0 {
+        if next().is_multiple_of(10) {
             grid.set_blocked(i % side, i / side, true).unwrap();
         }
     }

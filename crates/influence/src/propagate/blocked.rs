@@ -16,10 +16,28 @@
 
 use std::ops::Range;
 
-use super::diffuse::{Diffusion, Rule};
-use super::grid_kernel::{mask, row, Coefs};
+use super::diffuse::Diffusion;
+use super::grid_kernel::Coefs;
 use super::seed::Seed;
 use crate::space::Grid;
+
+/// A row function and the form of wall data it reads, so that one pipeline serves every
+/// instruction set. Each keeps, per row in flight, `mask_len(width)` words made from the
+/// row's blocked flags by `fill`; a row of zero words stands for blocked cells beyond the
+/// grid. A kernel that needs CPU features is a value only when the CPU has them.
+pub(super) trait RowKernel: Copy {
+    /// The per-step constants.
+    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs;
+    /// Words of wall data per row.
+    fn mask_len(&self, width: usize) -> usize;
+    /// The wall data of one row from the blocked flags of the rows above, here and below
+    /// (empty beyond the grid).
+    fn fill(&self, blocked: [&[bool]; 3], out: &mut [u32]);
+    /// One row of a step into `out`, from the rows of values and of wall data above, here
+    /// and below; `ahead` points to a row to be read soon (or is null), which the kernel may
+    /// prefetch.
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, ahead: *const f32);
+}
 
 /// Ring rows reused from pass to pass (one per thread).
 #[derive(Debug, Clone, Default)]
@@ -45,15 +63,21 @@ pub(super) fn max_fused(width: usize) -> usize {
     ((1 << 20) / (16 * width.max(1))).clamp(2, 16)
 }
 
-/// Writes the masks of row `y` (if in the grid) into its slot of a ring of `depth` rows. A
-/// function, not a closure, so that it is inlined and compiled for the caller's target features.
+/// How many rows below the one it computes the first step asks for the input's rows.
+const AHEAD: usize = 3;
+
+/// Writes the wall data of row `y` (if in the grid) into its slot of a ring of `depth` rows
+/// of `len` words. A function, not a closure, so that it is inlined and compiled for the
+/// caller's target features.
 #[inline(always)]
-fn fill_masks(ring: &mut [u32], grid: &Grid, y: usize, depth: usize) {
+fn fill_masks<K: RowKernel>(kernel: K, ring: &mut [u32], grid: &Grid, y: usize, depth: usize, len: usize) {
     let w = grid.width();
-    if let Some(blocked) = grid.blocked().get(y * w..(y + 1) * w) {
-        for (m, &b) in ring[(y % depth) * w..][..w].iter_mut().zip(blocked) {
-            *m = mask(b);
-        }
+    let flags = |y: Option<usize>| y.and_then(|y| grid.blocked().get(y * w..(y + 1) * w)).unwrap_or(&[]);
+    if y < grid.height() {
+        kernel.fill(
+            [flags(y.checked_sub(1)), flags(Some(y)), flags(Some(y + 1))],
+            &mut ring[(y % depth) * len..][..len],
+        );
     }
 }
 
@@ -70,20 +94,21 @@ pub(super) struct Pass<'a> {
     pub seeds: &'a [Seed],
 }
 
-/// Runs `pass` into `out` (its output rows only).
+/// Runs `pass` into `out` (its output rows only) with `kernel`.
 #[inline(always)]
-pub(super) fn fused<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
+pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     let Pass { grid, diffusion, input, ref rows, steps, seeds } = *pass;
     let (w, h) = (grid.width(), grid.height());
     debug_assert!(steps >= 1 && rows.end <= h && out.len() == rows.len() * w);
-    let k = &Coefs::new::<R>(grid, diffusion);
+    let k = &kernel.coefs(grid, diffusion);
+    let len = kernel.mask_len(w);
     let ring = 3 * w;
     let depth = steps + 2; // mask rows in flight: step 1 needs t+1, step `steps` t−steps
     scratch.values.clear();
     scratch.values.resize((steps - 1) * ring + w, 0.0);
     scratch.masks.clear();
-    scratch.masks.resize((depth + 1) * w, 0);
-    let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * w);
+    scratch.masks.resize((depth + 1) * len, 0);
+    let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * len);
     let (rings, zeros) = scratch.values.split_at_mut((steps - 1) * ring);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
 
@@ -91,17 +116,17 @@ pub(super) fn fused<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32]
     let span = |l: usize| rows.start.saturating_sub(steps - l)..(rows.end + steps - l).min(h);
     let first = span(1).start;
     if first > 0 {
-        fill_masks(mask_rings, grid, first - 1, depth);
+        fill_masks(kernel, mask_rings, grid, first - 1, depth, len);
     }
-    fill_masks(mask_rings, grid, first, depth);
+    fill_masks(kernel, mask_rings, grid, first, depth, len);
 
     // At time t, step l computes row t − (l − 1).
     for t in first..rows.end + steps - 1 {
-        fill_masks(mask_rings, grid, t + 1, depth);
+        fill_masks(kernel, mask_rings, grid, t + 1, depth, len);
         for l in 1..=steps {
             let Some(y) = (t + 1).checked_sub(l).filter(|y| span(l).contains(y)) else { continue };
             let m = |y: Option<usize>| {
-                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y % depth) * w..][..w])
+                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y % depth) * len..][..len])
             };
             let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
             // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
@@ -113,11 +138,17 @@ pub(super) fn fused<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32]
                 Some(y) => &before[(l - 2) * ring + (y % 3) * w..][..w],
             };
             let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
+            // On maps larger than the caches, rows of the input come from memory: the first
+            // step asks for them a few rows early.
+            let ahead = match input.get((y + AHEAD) * w..) {
+                Some(row) if l == 1 => row.as_ptr(),
+                _ => std::ptr::null(),
+            };
             if l == steps {
-                row::<R, EIGHT>(values, masks, &mut out[(y - rows.start) * w..][..w], k);
+                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, ahead);
             } else {
                 let dst = &mut after[(y % 3) * w..][..w];
-                row::<R, EIGHT>(values, masks, dst, k);
+                kernel.row(values, masks, dst, k, ahead);
                 let lo = seeds.partition_point(|s| s.cell < y * w);
                 for s in seeds[lo..].iter().take_while(|s| s.cell < (y + 1) * w) {
                     dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);

@@ -124,6 +124,8 @@ impl Diffusion {
 
 /// A decay kind as a type, so kernels are compiled once per kind with no branch inside.
 pub(super) trait Rule: Copy {
+    /// Whether carrying subtracts (and can go below 0) rather than multiplies.
+    const LINEAR: bool;
     /// The per-distance coefficient, computed once per distance.
     fn coef(decay: f32, dist: f32) -> f32;
     /// The value carried across that distance.
@@ -138,6 +140,7 @@ pub(super) struct Exp;
 pub(super) struct Lin;
 
 impl Rule for Exp {
+    const LINEAR: bool = false;
     #[inline]
     fn coef(decay: f32, dist: f32) -> f32 {
         (-(decay * dist)).exp()
@@ -149,6 +152,7 @@ impl Rule for Exp {
 }
 
 impl Rule for Lin {
+    const LINEAR: bool = true;
     #[inline]
     fn coef(decay: f32, dist: f32) -> f32 {
         decay * dist

@@ -16,16 +16,50 @@
 //! * The lerp and the threshold are [`settle`], the same function; the per-distance factors
 //!   come from [`Rule::coef`], as the generic rule's do, so every product matches.
 
+use std::marker::PhantomData;
+
+use super::blocked::RowKernel;
 use super::diffuse::{fmax, settle, Diffusion, Rule};
 use crate::space::Grid;
+
+/// The portable kernel for decay kind `R` and 8 neighbours or 4: one `u32` mask per cell.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Portable<R, const EIGHT: bool>(PhantomData<R>);
+
+impl<R, const EIGHT: bool> Portable<R, EIGHT> {
+    pub(super) fn new() -> Self {
+        Self(PhantomData)
+    }
+}
+
+impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
+    #[inline(always)]
+    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs {
+        Coefs::new::<R>(grid, d)
+    }
+    #[inline(always)]
+    fn mask_len(&self, width: usize) -> usize {
+        width
+    }
+    #[inline(always)]
+    fn fill(&self, [_, blocked, _]: [&[bool]; 3], out: &mut [u32]) {
+        for (m, &b) in out.iter_mut().zip(blocked) {
+            *m = mask(b);
+        }
+    }
+    #[inline(always)]
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, _ahead: *const f32) {
+        row::<R, EIGHT>(values, masks, out, k);
+    }
+}
 
 /// The constants of one step on one grid.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Coefs {
-    straight: f32,
-    diagonal: f32,
-    momentum: f32,
-    threshold: f32,
+    pub(super) straight: f32,
+    pub(super) diagonal: f32,
+    pub(super) momentum: f32,
+    pub(super) threshold: f32,
 }
 
 impl Coefs {

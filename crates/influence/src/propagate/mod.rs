@@ -73,6 +73,8 @@
 //! alike at a size that stays in cache), against the one 16 ms frame that "Influence Maps in
 //! Game AI" (Tayebi) gives it.
 
+#[cfg(target_arch = "x86_64")]
+mod avx512;
 mod blocked;
 mod diffuse;
 mod dispatch;

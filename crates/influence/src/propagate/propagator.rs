@@ -197,7 +197,7 @@ impl Propagator {
         self.begin(grid);
         let w = grid.width();
         let mut budget = rows.max(1);
-        if self.cursor % w != 0 {
+        if !self.cursor.is_multiple_of(w) {
             let row_end = self.cursor.next_multiple_of(w);
             generic_cells(
                 grid,

@@ -1,0 +1,472 @@
+//! The grid step's row kernel written for AVX-512, 16 cells at a time, where the portable
+//! kernel ([`grid_kernel`](super::grid_kernel)) leaves the compiler to vectorise.
+//!
+//! It evaluates the same float operations per cell as the portable row, so it gives the
+//! same bits (its tests compare the two on walls, edges, NaN, infinities and negatives);
+//! what it saves is everything around them:
+//!
+//! * Walls are one bit per cell, made once per row with a 64-byte compare, and enter the
+//!   arithmetic as AVX-512 mask registers: a gated diagonal is a masked maximum, and the
+//!   cell's own wall and the threshold cut share one masked compare — no per-cell mask
+//!   words to load and AND.
+//! * The left and right neighbours come from the row's chunks already loaded, shifted by
+//!   one lane (`valignd`), instead of two more unaligned loads per row.
+//! * With exponential decay and a factor above 0, the product of a non-negative maximum is
+//!   never negative or NaN, so the maximum with 0 after it is skipped.
+//!
+//! Row ends need no special case: lanes past the end are loaded as 0 and masked out of the
+//! store, and the bit rows carry blocked (0) bits on both sides of the grid.
+#![allow(unsafe_code)]
+
+use std::arch::x86_64::{
+    __m512, _mm512_abs_ps, _mm512_add_ps, _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps,
+    _mm512_cmpeq_epi8_mask, _mm512_loadu_ps, _mm512_loadu_si512, _mm512_mask_cmp_ps_mask, _mm512_mask_max_ps,
+    _mm512_mask_storeu_ps, _mm512_maskz_loadu_epi8, _mm512_maskz_loadu_ps, _mm512_maskz_max_ps,
+    _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_mul_ps, _mm512_set1_ps, _mm512_setzero_ps,
+    _mm512_setzero_si512, _mm512_storeu_ps, _mm512_sub_ps, _mm_prefetch, _CMP_NLT_UQ, _MM_HINT_T0,
+};
+use std::marker::PhantomData;
+
+use super::blocked::RowKernel;
+use super::diffuse::{Diffusion, Rule};
+use super::grid_kernel::Coefs;
+use crate::space::Grid;
+
+/// The AVX-512 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
+/// that the CPU has AVX-512 F and BW: [`new`](Self::new) is the only way to make one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Avx512<R, const EIGHT: bool>(PhantomData<R>);
+
+impl<R, const EIGHT: bool> Avx512<R, EIGHT> {
+    /// The kernel, if this CPU runs it.
+    pub(super) fn new() -> Option<Self> {
+        let detected =
+            std::arch::is_x86_feature_detected!("avx512f") && std::arch::is_x86_feature_detected!("avx512bw");
+        detected.then_some(Self(PhantomData))
+    }
+}
+
+impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
+    #[inline(always)]
+    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs {
+        Coefs::new::<R>(grid, d)
+    }
+
+    /// [`gate_rows`] bit rows (see [`fill_bits`]) of whole 64-bit blocks.
+    #[inline(always)]
+    fn mask_len(&self, width: usize) -> usize {
+        gate_rows(EIGHT) * 2 * width.div_ceil(64)
+    }
+
+    #[inline(always)]
+    fn fill(&self, blocked: [&[bool]; 3], out: &mut [u32]) {
+        // SAFETY: `self` exists, so the CPU has AVX-512 F and BW.
+        unsafe { fill_bits::<EIGHT>(blocked, out) }
+    }
+
+    #[inline(always)]
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, ahead: *const f32) {
+        // The shortcut holds for exponential decay with a factor above 0 (see the module docs).
+        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        // SAFETY: as in `fill`.
+        unsafe {
+            if floor {
+                row::<R, EIGHT, true>(values, masks[1], out, k, ahead);
+            } else {
+                row::<R, EIGHT, false>(values, masks[1], out, k, ahead);
+            }
+        }
+    }
+}
+
+/// How many bit rows a row has, one bit per cell in each: the free cells; with 8
+/// neighbours also the cells whose diagonal neighbour up-left, up-right, down-left,
+/// down-right counts — both orthogonal cells beside it free (no corner cutting).
+const fn gate_rows(eight: bool) -> usize {
+    if eight {
+        5
+    } else {
+        1
+    }
+}
+
+/// Writes the [`gate_rows`] of a row `w` cells wide, each `2 · ⌈w / 64⌉` words, from the
+/// blocked flags of the rows above, here and below (empty beyond the grid). Bits past the
+/// row's end are clear.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn fill_bits<const EIGHT: bool>([above, here, below]: [&[bool]; 3], out: &mut [u32]) {
+    let words = 2 * here.len().div_ceil(64);
+    assert!(out.len() >= gate_rows(EIGHT) * words, "bit rows too short");
+    let mut put = |g: usize, i: usize, bits: u64| {
+        out[g * words + 2 * i] = bits as u32;
+        out[g * words + 2 * i + 1] = (bits >> 32) as u32;
+    };
+    let (mut before, mut now) = (0, free(here, 0));
+    for i in 0..words / 2 {
+        put(0, i, now);
+        if EIGHT {
+            let after = free(here, i + 1);
+            // Cells whose left, and whose right, neighbour is free.
+            let (left, right) = (now << 1 | before >> 63, now >> 1 | after << 63);
+            let (up, down) = (free(above, i), free(below, i));
+            for (g, bits) in [up & left, up & right, down & left, down & right].into_iter().enumerate() {
+                put(g + 1, i, bits);
+            }
+            (before, now) = (now, after);
+        } else {
+            now = free(here, i + 1);
+        }
+    }
+}
+
+/// Bit `x` set for each free cell `64i + x` of `row`.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn free(row: &[bool], i: usize) -> u64 {
+    let start = 64 * i;
+    let bytes = if start + 64 <= row.len() {
+        // SAFETY: the 64 bytes from `start` lie in `row`; a `bool` is one byte, 0 or 1.
+        unsafe { _mm512_loadu_si512(row.as_ptr().add(start).cast()) }
+    } else if start < row.len() {
+        let lanes = u64::MAX >> (64 - (row.len() - start));
+        // SAFETY: the mask selects only the row's last bytes.
+        let bytes = unsafe { _mm512_maskz_loadu_epi8(lanes, row.as_ptr().add(start).cast()) };
+        return _mm512_cmpeq_epi8_mask(bytes, _mm512_setzero_si512()) & lanes;
+    } else {
+        return 0;
+    };
+    _mm512_cmpeq_epi8_mask(bytes, _mm512_setzero_si512())
+}
+
+/// The bits of chunk `j` of a row in its [`gate_rows`] (0 for the diagonals with 4
+/// neighbours).
+///
+/// # Safety
+/// `bits` holds the bit rows of a row at least `16j + 1` cells wide.
+#[inline(always)]
+unsafe fn gates<const EIGHT: bool>(bits: &[u32], j: usize) -> [u16; 5] {
+    let halves = 2 * (bits.len() / gate_rows(EIGHT));
+    let half = bits.as_ptr().cast::<u16>();
+    // SAFETY: each bit row has `halves` ≥ j + 1 halves (the caller's promise); x86-64 is
+    // little-endian, so half 2i of a word holds its low 16 bits.
+    let at = |g: usize| unsafe { half.add(g * halves + j).read() };
+    if EIGHT {
+        [at(0), at(1), at(2), at(3), at(4)]
+    } else {
+        [at(0), 0, 0, 0, 0]
+    }
+}
+
+/// Chunk `j` of the 16-lane chunks of `row` (`chunks` of them, the last holding the cells
+/// `tail` selects), or zeros past the end.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn chunk(row: &[f32], j: usize, chunks: usize, tail: u16) -> __m512 {
+    if j + 1 < chunks {
+        // SAFETY: 16 floats from 16j lie in the row, since a later chunk exists.
+        unsafe { _mm512_loadu_ps(row[16 * j..].as_ptr()) }
+    } else if j + 1 == chunks {
+        // SAFETY: the mask selects the row's last `len − 16j` floats only.
+        unsafe { _mm512_maskz_loadu_ps(tail, row[16 * j..].as_ptr()) }
+    } else {
+        _mm512_setzero_ps()
+    }
+}
+
+/// Lanes 15, 0..15 of `prev`, `cur`: each lane's left neighbour.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn left(cur: __m512, prev: __m512) -> __m512 {
+    _mm512_castsi512_ps(_mm512_alignr_epi32::<15>(_mm512_castps_si512(cur), _mm512_castps_si512(prev)))
+}
+
+/// Lanes 1..16 of `cur`, 0 of `next`: each lane's right neighbour.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn right(next: __m512, cur: __m512) -> __m512 {
+    _mm512_castsi512_ps(_mm512_alignr_epi32::<1>(_mm512_castps_si512(next), _mm512_castps_si512(cur)))
+}
+
+/// `v · c` or `v − c`, as [`Rule::carry`].
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn carry<R: Rule>(v: __m512, c: __m512) -> __m512 {
+    if R::LINEAR {
+        _mm512_sub_ps(v, c)
+    } else {
+        _mm512_mul_ps(v, c)
+    }
+}
+
+/// The step's constants in every lane.
+#[derive(Clone, Copy)]
+struct Lanes {
+    straight: __m512,
+    diagonal: __m512,
+    momentum: __m512,
+    threshold: __m512,
+}
+
+/// A chunk's neighbourhood: rows above, here and below, each read one cell left, at the
+/// cell, and one cell right.
+type Around = [[__m512; 3]; 3];
+
+/// Chunk `j` of the rows above and below: at the cells, and with 8 neighbours also one
+/// cell left and right.
+///
+/// # Safety
+/// `1 ≤ j` and `16j + 17 ≤ w`, the rows' width.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn above_below<const EIGHT: bool>([a, _, b]: [&[f32]; 3], j: usize) -> [[__m512; 3]; 2] {
+    // SAFETY: cells 16j − 1 ..= 16j + 16 lie in each row (the caller's promise).
+    let (a, b) = unsafe { (a.as_ptr().add(16 * j), b.as_ptr().add(16 * j)) };
+    let zero = _mm512_setzero_ps();
+    // SAFETY: as above.
+    unsafe {
+        if EIGHT {
+            [
+                [_mm512_loadu_ps(a.sub(1)), _mm512_loadu_ps(a), _mm512_loadu_ps(a.add(1))],
+                [_mm512_loadu_ps(b.sub(1)), _mm512_loadu_ps(b), _mm512_loadu_ps(b.add(1))],
+            ]
+        } else {
+            [[zero, _mm512_loadu_ps(a), zero], [zero, _mm512_loadu_ps(b), zero]]
+        }
+    }
+}
+
+/// The neighbourhood of chunk `j` from chunks `j − 1`, `j`, `j + 1` of each row, loaded
+/// with masks: for the chunks at the row's ends.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn around_masked(rows: [&[f32]; 3], j: usize, chunks: usize, tail: u16) -> Around {
+    let [a, h, b] = [
+        row_window(rows[0], j, chunks, tail),
+        row_window(rows[1], j, chunks, tail),
+        row_window(rows[2], j, chunks, tail),
+    ];
+    [a, h, b]
+}
+
+/// One row's part of [`around_masked`].
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn row_window(r: &[f32], j: usize, chunks: usize, tail: u16) -> [__m512; 3] {
+    let prev = if j == 0 { _mm512_setzero_ps() } else { chunk(r, j - 1, chunks, tail) };
+    let (cur, next) = (chunk(r, j, chunks, tail), chunk(r, j + 1, chunks, tail));
+    [left(cur, prev), cur, right(next, cur)]
+}
+
+/// The new values of one chunk from its neighbourhood and its [`gates`]. `FLOOR` keeps the maximum with 0 after carrying
+/// the straight neighbours' maximum.
+///
+/// Each `fmax(acc, x)` of the portable rule is `max_ps(x, acc)`: both give `x` only when
+/// `x > acc`, and `acc` on ties and NaN.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
+    [[ul, u, ur], [l, c, r], [dl, d, dr]]: Around,
+    [own, up_left, up_right, down_left, down_right]: [u16; 5],
+    k: Lanes,
+) -> __m512 {
+    let zero = _mm512_setzero_ps();
+    let mut m = _mm512_max_ps(u, zero);
+    m = _mm512_max_ps(d, m);
+    m = _mm512_max_ps(l, m);
+    m = _mm512_max_ps(r, m);
+    m = carry::<R>(m, k.straight);
+    if FLOOR {
+        m = _mm512_max_ps(m, zero);
+    }
+    if EIGHT {
+        let mut g = _mm512_maskz_max_ps(up_left, ul, zero);
+        g = _mm512_mask_max_ps(g, up_right, ur, g);
+        g = _mm512_mask_max_ps(g, down_left, dl, g);
+        g = _mm512_mask_max_ps(g, down_right, dr, g);
+        m = _mm512_max_ps(carry::<R>(g, k.diagonal), m);
+    }
+    // settle: old + momentum · (m − old), 0 below the threshold, and 0 in walls.
+    let new = _mm512_add_ps(c, _mm512_mul_ps(k.momentum, _mm512_sub_ps(m, c)));
+    let keep = _mm512_mask_cmp_ps_mask::<_CMP_NLT_UQ>(own, _mm512_abs_ps(new), k.threshold);
+    _mm512_maskz_mov_ps(keep, new)
+}
+
+/// One row: [`grid_kernel::row`](super::grid_kernel) on 16 lanes; `read` is a row to
+/// prefetch (or null).
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+fn row<R: Rule, const EIGHT: bool, const FLOOR: bool>(
+    v: [&[f32]; 3],
+    bits: &[u32],
+    out: &mut [f32],
+    k: &Coefs,
+    read: *const f32,
+) {
+    let w = out.len();
+    let rows = v.map(|r| &r[..w]);
+    let chunks = w.div_ceil(16);
+    assert_eq!(bits.len(), gate_rows(EIGHT) * 2 * w.div_ceil(64), "bit rows of another width");
+    let tail = u16::MAX >> ((16 - w % 16) % 16);
+    let k = Lanes {
+        straight: _mm512_set1_ps(k.straight),
+        diagonal: _mm512_set1_ps(k.diagonal),
+        momentum: _mm512_set1_ps(k.momentum),
+        threshold: _mm512_set1_ps(k.threshold),
+    };
+    // SAFETY (gates): the bit rows are as wide as `out` (asserted above), and 16j < w.
+    let gates = |j| unsafe { gates::<EIGHT>(bits, j) };
+    let mut j = 0;
+    while j < chunks {
+        if j == 0 || 16 * (j + 2) > w {
+            // The chunks at the row's ends.
+            let new = chunk_step::<R, EIGHT, FLOOR>(around_masked(rows, j, chunks, tail), gates(j), k);
+            let dst = out[16 * j..].as_mut_ptr();
+            if j + 1 < chunks {
+                // SAFETY: a later chunk exists, so 16 floats from 16j lie in `out`.
+                unsafe { _mm512_storeu_ps(dst, new) };
+            } else {
+                // SAFETY: the mask selects the row's last `w − 16j` floats only.
+                unsafe { _mm512_mask_storeu_ps(dst, tail, new) };
+            }
+            j += 1;
+            continue;
+        }
+        // The chunks between, whole, as are the ones beside them: the row here is read a
+        // chunk at a time and shifted, the rows above and below straight from memory.
+        let here = rows[1].as_ptr();
+        // SAFETY: 1 ≤ j and 16 (j + 2) ≤ w, so chunks j − 1 and j lie in the row.
+        let (mut before, mut now) =
+            unsafe { (_mm512_loadu_ps(here.add(16 * (j - 1))), _mm512_loadu_ps(here.add(16 * j))) };
+        while 16 * (j + 2) <= w {
+            // SAFETY: as above, for chunk j + 1 and cells 16j − 1 ..= 16j + 16.
+            let (after, [a, b]) =
+                unsafe { (_mm512_loadu_ps(here.add(16 * (j + 1))), above_below::<EIGHT>(rows, j)) };
+            let around = [a, [left(now, before), now, right(after, now)], b];
+            let new = chunk_step::<R, EIGHT, FLOOR>(around, gates(j), k);
+            if !read.is_null() {
+                // A prefetch is only a hint: it reads nothing and cannot fault.
+                _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());
+            }
+            // SAFETY: 16j + 16 < w, so the chunk lies in `out`.
+            unsafe { _mm512_storeu_ps(out.as_mut_ptr().add(16 * j), new) };
+            (before, now) = (now, after);
+            j += 1;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::diffuse::{DecayKind, Exp, Lin};
+    use super::super::grid_kernel::Portable;
+    use super::*;
+    use crate::space::Connectivity;
+
+    /// Both kernels on three random rows of `w` cells.
+    fn compare<R: Rule, const EIGHT: bool>(w: usize, seed: u64, d: &Diffusion) {
+        let grid = Grid::new(w, 3).unwrap().with_connectivity(if EIGHT {
+            Connectivity::Eight
+        } else {
+            Connectivity::Four
+        });
+        let mut s = seed | 1;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
+        let values: Vec<Vec<f32>> = (0..3)
+            .map(|_| {
+                (0..w)
+                    .map(|_| match next() % 8 {
+                        0 => specials[(next() % specials.len() as u64) as usize],
+                        _ => (next() % 1000) as f32 / 100.0,
+                    })
+                    .collect()
+            })
+            .collect();
+        let blocked: Vec<Vec<bool>> = (0..3).map(|_| (0..w).map(|_| next() % 4 == 0).collect()).collect();
+        let k = Coefs::new::<R>(&grid, d);
+        let (portable, fast) = (Portable::<R, EIGHT>::new(), Avx512::<R, EIGHT>::new().unwrap());
+        let (mut lanes, mut bits) = (vec![vec![0; w]; 3], vec![vec![7; fast.mask_len(w)]; 3]);
+        for y in 0..3_usize {
+            let flags = |y: Option<usize>| y.and_then(|y| blocked.get(y)).map_or(&[][..], |r| &r[..]);
+            let around = [flags(y.checked_sub(1)), flags(Some(y)), flags(Some(y + 1))];
+            portable.fill(around, &mut lanes[y]);
+            fast.fill(around, &mut bits[y]);
+        }
+        let v = [&values[0][..], &values[1], &values[2]];
+        let (mut want, mut got) = (vec![9.0; w], vec![9.0; w]);
+        portable.row(v, [&lanes[0], &lanes[1], &lanes[2]], &mut want, &k, std::ptr::null());
+        fast.row(v, [&bits[0], &bits[1], &bits[2]], &mut got, &k, values[0].as_ptr());
+        let as_bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(as_bits(&got), as_bits(&want), "width {w}, seed {seed}, {d:?}, eight {EIGHT}");
+    }
+
+    #[test]
+    fn gives_the_portable_kernels_bits() {
+        if Avx512::<Exp, true>::new().is_none() {
+            eprintln!("SKIP: this CPU has no AVX-512");
+            return;
+        }
+        let params = [
+            Diffusion::new(0.3, 0.5).unwrap(),
+            Diffusion::new(0.0, 1.0).unwrap().with_threshold(0.0).unwrap(),
+            Diffusion::new(1e9, 0.7).unwrap(),
+            Diffusion::new(0.3, 0.0).unwrap(),
+            Diffusion::new(0.2, 0.8).unwrap().with_kind(DecayKind::Linear),
+        ];
+        for w in (1..=70).chain([127, 128, 129, 1000]) {
+            for (i, d) in params.iter().enumerate() {
+                let seed = (w * 31 + i) as u64;
+                match d.kind() {
+                    DecayKind::Exponential => {
+                        compare::<Exp, false>(w, seed, d);
+                        compare::<Exp, true>(w, seed, d);
+                    }
+                    DecayKind::Linear => {
+                        compare::<Lin, false>(w, seed, d);
+                        compare::<Lin, true>(w, seed, d);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bit_rows_hold_free_cells_and_uncut_diagonals() {
+        let Some(kernel) = Avx512::<Exp, true>::new() else {
+            eprintln!("SKIP: this CPU has no AVX-512");
+            return;
+        };
+        for w in [1, 63, 64, 65, 70, 200] {
+            let row = |k: usize| {
+                (0..w).map(|x| (x + k).is_multiple_of(3) || (x * k) % 7 == 2).collect::<Vec<bool>>()
+            };
+            let rows = [row(1), row(2), row(5)];
+            for (above, below) in [(true, true), (false, true), (true, false)] {
+                let around = [
+                    if above { &rows[0][..] } else { &[] },
+                    &rows[1],
+                    if below { &rows[2][..] } else { &[] },
+                ];
+                let mut bits = vec![u32::MAX; kernel.mask_len(w)];
+                kernel.fill(around, &mut bits);
+                let words = bits.len() / gate_rows(true);
+                let free = |r: usize, x: Option<usize>| x.and_then(|x| around[r].get(x)).is_some_and(|&b| !b);
+                for x in 0..words * 32 {
+                    let bit = |g: usize| bits[g * words + x / 32] >> (x % 32) & 1 == 1;
+                    let (l, r) = (free(1, x.checked_sub(1)), free(1, Some(x + 1)));
+                    let (u, d) = (free(0, Some(x)), free(2, Some(x)));
+                    let want = [free(1, Some(x)), u && l, u && r, d && l, d && r];
+                    for (g, want) in want.into_iter().enumerate() {
+                        assert_eq!(bit(g), want, "width {w}, cell {x}, gate {g}");
+                    }
+                }
+            }
+        }
+    }
+}
