@@ -131,6 +131,19 @@ impl Doc {
         }
     }
 
+    /// Every float finite and within `f32`: the scenario's numbers are 32-bit.
+    ///
+    /// # Errors
+    /// [`Located`] at the first float that is not.
+    pub fn check_numbers(&self) -> Result<(), Located> {
+        match self.first_non_finite() {
+            Some((path, value)) => {
+                Err(self.error(&path, format!("must be a finite 32-bit number, got {value}")))
+            }
+            None => Ok(()),
+        }
+    }
+
     /// The first float that is NaN, infinite or too large for `f32`, and its value.
     pub fn first_non_finite(&self) -> Option<(KeyPath, f64)> {
         fn walk(node: Node<'_>, path: &KeyPath) -> Option<(KeyPath, f64)> {

@@ -1,5 +1,6 @@
 //! A scenario file as written: every table, unknown keys refused (each key is described in
-//! `docs/scenario.md`). [`scenario`](crate::scenario) validates it.
+//! `docs/scenario.md`). [`scenario`](crate::scenario) validates it; [`write`](crate::write)
+//! puts it back into TOML.
 
 use serde::{Deserialize, Serialize};
 
@@ -51,7 +52,7 @@ pub struct OutputSpec {
 
 impl ScenarioFile {
     /// The tables of `doc`: a key of the wrong type or an unknown one is an error at its line.
-    /// Numbers are not checked here ([`Doc::first_non_finite`] does that).
+    /// Numbers are not checked here ([`Doc::check_numbers`] does that).
     ///
     /// # Errors
     /// [`Located`] at the key at fault.

@@ -73,9 +73,7 @@ pub fn load(path: &Path) -> Result<Scenario, Located> {
 /// [`Located`] naming the file, line and key of the first problem.
 pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Located> {
     let doc = Doc::parse(file, text)?;
-    if let Some((path, value)) = doc.first_non_finite() {
-        return Err(doc.error(&path, format!("must be a finite 32-bit number, got {value}")));
-    }
+    doc.check_numbers()?;
     let spec = ScenarioFile::from_doc(&doc)?;
     validate(&spec, file, maps).map_err(|e| doc.place(e))
 }
