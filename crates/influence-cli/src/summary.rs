@@ -8,7 +8,7 @@ use influence::query::{self, Extreme};
 use influence::{Grid, Layer};
 use influence_scenario::map::neighbours;
 use influence_scenario::propagation::Method;
-use influence_scenario::report::PredictionReport;
+use influence_scenario::report::{MapReport, PredictionReport};
 use serde::Serialize;
 
 use crate::run::Run;
@@ -19,7 +19,7 @@ pub struct Summary {
     /// The scenario file.
     pub scenario: String,
     /// The map's size and geometry.
-    pub map: MapInfo,
+    pub map: MapReport,
     /// The team whose point of view the compound maps take.
     pub perspective: String,
     /// Per team, in order of first appearance.
@@ -75,23 +75,6 @@ pub struct PropagationInfo {
     pub prediction: Option<PredictionReport>,
 }
 
-/// Map size and geometry.
-#[derive(Debug, Serialize)]
-pub struct MapInfo {
-    /// Width in cells.
-    pub width: usize,
-    /// Height in cells.
-    pub height: usize,
-    /// Side of a cell in world units.
-    pub cell_size: f32,
-    /// World position of the corner of cell (0, 0).
-    pub origin: [f32; 2],
-    /// 4 or 8.
-    pub neighbours: u8,
-    /// Number of walkable cells.
-    pub walkable: usize,
-}
-
 /// One team's figures.
 #[derive(Debug, Serialize)]
 pub struct TeamInfo {
@@ -141,14 +124,7 @@ impl Summary {
             .collect();
         Self {
             scenario: s.file.clone(),
-            map: MapInfo {
-                width: grid.width(),
-                height: grid.height(),
-                cell_size: grid.cell_size(),
-                origin: grid.origin().to_array(),
-                neighbours: neighbours(grid.connectivity()),
-                walkable: grid.walkable_count(),
-            },
+            map: MapReport::of(grid),
             perspective: s.teams[s.perspective].clone(),
             teams,
             hottest_tension: highest(grid, &run.analysis.tension),

@@ -4,7 +4,7 @@
 
 use influence_scenario::map::MapSpec;
 use influence_scenario::propagation::PropagationSpec;
-use influence_scenario::report::PredictionReport;
+use influence_scenario::report::{MapReport, PredictionReport};
 use influence_scenario::route::PathSpec;
 use influence_scenario::source::SourceSpec;
 use influence_scenario::Fixed;
@@ -208,18 +208,9 @@ pub struct PathView<'a> {
 pub struct MapView {
     /// The bundled map's name, the upload's file name, or `blank`.
     pub name: String,
-    /// Cells across.
-    pub width: usize,
-    /// Cells down.
-    pub height: usize,
-    /// World units per cell.
-    pub cell_size: f32,
-    /// World position of the corner of cell (0, 0).
-    pub origin: [f32; 2],
-    /// 4 or 8.
-    pub neighbours: u8,
-    /// Walkable cells.
-    pub walkable: usize,
+    /// Size and geometry, as `summary.json` gives them.
+    #[serde(flatten)]
+    pub geometry: MapReport,
 }
 
 /// The step counts of `GET /api/scene`.

@@ -14,9 +14,8 @@ use influence::propagate::Prediction;
 use influence::route::{Route, Router};
 use influence::{query, Analysis, Grid, Layer, Source, Space};
 use influence_scenario::layers;
-use influence_scenario::map::neighbours;
 use influence_scenario::propagation::{Kind, Method, Propagation, PropagationSpec};
-use influence_scenario::report::PredictionReport;
+use influence_scenario::report::{MapReport, PredictionReport};
 use influence_scenario::route::{self, PathPlan, PathSpec};
 use influence_scenario::source::SourceSpec;
 use influence_scenario::spread::{self, Diffusing};
@@ -618,15 +617,7 @@ impl Scene {
         let g = &self.grid;
         SceneView {
             version: self.version,
-            map: MapView {
-                name: self.map_name.clone(),
-                width: g.width(),
-                height: g.height(),
-                cell_size: g.cell_size(),
-                origin: g.origin().to_array(),
-                neighbours: neighbours(g.connectivity()),
-                walkable: g.walkable_count(),
-            },
+            map: MapView { name: self.map_name.clone(), geometry: MapReport::of(g) },
             sources: self.sources.iter().map(|p| SourceView { id: p.id, spec: &p.spec }).collect(),
             teams: team_order(&self.sources),
             perspective: self.perspective(),

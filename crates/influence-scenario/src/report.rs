@@ -1,9 +1,43 @@
-//! What running a scenario found, in the shapes both front ends report: the chase flood
-//! fill's guess (`summary.json` of `influence render`, the sandbox's `GET /api/scene`).
+//! What running a scenario found, in the shapes both front ends report (`summary.json` of
+//! `influence render`, the sandbox's `GET /api/scene`): the map's geometry and the chase
+//! flood fill's guess.
 
 use influence::propagate::{Prediction, Stop};
 use influence::Grid;
 use serde::Serialize;
+
+use crate::map::neighbours;
+
+/// A map's size and geometry.
+#[derive(Debug, Clone, Serialize)]
+pub struct MapReport {
+    /// Width in cells.
+    pub width: usize,
+    /// Height in cells.
+    pub height: usize,
+    /// Side of a cell in world units.
+    pub cell_size: f32,
+    /// World position of the corner of cell (0, 0).
+    pub origin: [f32; 2],
+    /// 4 or 8.
+    pub neighbours: u8,
+    /// Number of walkable cells.
+    pub walkable: usize,
+}
+
+impl MapReport {
+    /// The report of `grid`.
+    pub fn of(grid: &Grid) -> Self {
+        Self {
+            width: grid.width(),
+            height: grid.height(),
+            cell_size: grid.cell_size(),
+            origin: grid.origin().to_array(),
+            neighbours: neighbours(grid.connectivity()),
+            walkable: grid.walkable_count(),
+        }
+    }
+}
 
 /// The flood fill's guess of where the target went.
 #[derive(Debug, Clone, Serialize)]
