@@ -5,7 +5,7 @@
 //!
 //! * the tables as written — [`file::ScenarioFile`] and its `[map]`, `[[source]]`,
 //!   `[propagation]`, `[field]`, `[[path]]` and `[output]` tables — with serde, unknown keys
-//!   refused, and [`write`] to put a scenario back into TOML;
+//!   refused, and [`write`](mod@write) to put a scenario back into TOML;
 //! * their validation into library objects (`Grid`, `Source`, `Diffusion`, `Chase`, routes):
 //!   each table on its own, returning [`Invalid`] (the key path at fault), or a whole file
 //!   with [`scenario::parse`], whose errors are [`Located`] at file, line and key through the
