@@ -10,15 +10,15 @@ use influence::{Band, Falloff, Grid, Layer, Source, Stamper};
 /// A small map the fuzzed scenarios may name as `map.file = "tiny.map"`.
 const TINY_MAP: &str = "type octile\nheight 4\nwidth 6\nmap\n......\n.@@...\n....@.\n......\n";
 
-/// The command's scenario loader on arbitrary text: an input error or a scenario. A small one
-/// (at most 4096 cells, at most 64 diffusion steps) is also run and summarised, and every
-/// layer it would write must be free of NaN.
+/// The scenario loader (`influence_scenario`) on arbitrary text: an input error or a
+/// scenario. A small one (at most 4096 cells, at most 64 diffusion steps) is also run and
+/// summarised as the command does, and every layer it would write must be free of NaN.
 pub fn check_scenario(data: &[u8]) {
-    use influence_cli::map::MapFiles;
-    use influence_cli::propagation::Method;
+    use influence_scenario::map::MapFiles;
+    use influence_scenario::propagation::Method;
     let Ok(text) = std::str::from_utf8(data) else { return };
     let maps = [("tiny.map", TINY_MAP)];
-    let Ok(scenario) = influence_cli::scenario::parse("fuzz.toml", text, &MapFiles::Embedded(&maps)) else {
+    let Ok(scenario) = influence_scenario::scenario::parse("fuzz.toml", text, &MapFiles::Embedded(&maps)) else {
         return;
     };
     let long = scenario.propagation.as_ref().is_some_and(|p| match p.method {

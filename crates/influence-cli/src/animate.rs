@@ -11,13 +11,15 @@ use indicatif::{ProgressBar, ProgressStyle};
 use influence::render::Scale;
 use influence::Layer;
 
+use influence_scenario::propagation::Kind;
+use influence_scenario::scenario::Scenario;
+use influence_scenario::spread::Chased;
+
 use crate::error::CliError;
 use crate::frames::Frames;
 use crate::gif_writer::GifWriter;
 use crate::output;
-use crate::propagation::Kind;
 use crate::run::Run;
-use crate::scenario::Scenario;
 
 /// What to write, from the command line.
 #[derive(Debug)]
@@ -135,7 +137,7 @@ fn set<'r>(
     run: &'r mut Option<Run>,
     scenario: &Scenario,
     teams: Vec<Layer>,
-    chase: Option<crate::spread::Chased>,
+    chase: Option<Chased>,
 ) -> &'r Run {
     match run {
         Some(r) => {

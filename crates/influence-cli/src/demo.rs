@@ -3,9 +3,10 @@
 //! built into the program under the same relative name the file uses, so
 //! `influence render crates/influence-cli/src/demo.toml` gives the same result.
 
+use influence_scenario::map::MapFiles;
+use influence_scenario::scenario::{self, Scenario};
+
 use crate::error::CliError;
-use crate::map::MapFiles;
-use crate::scenario::{self, Scenario};
 
 /// The demo scenario's text.
 pub const SCENARIO: &str = include_str!("demo.toml");
@@ -19,5 +20,5 @@ const MAPS: &[(&str, &str)] =
 /// # Errors
 /// Only if the embedded scenario were broken; a test renders it.
 pub fn scenario() -> Result<Scenario, CliError> {
-    scenario::parse("demo.toml (built in)", SCENARIO, &MapFiles::Embedded(MAPS))
+    Ok(scenario::parse("demo.toml (built in)", SCENARIO, &MapFiles::Embedded(MAPS))?)
 }

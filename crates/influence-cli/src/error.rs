@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+pub use influence_scenario::Located;
 use thiserror::Error;
 
 /// Everything that can stop a run.
@@ -35,7 +36,7 @@ impl CliError {
 
     /// An input error in `file`, optionally at a line and key.
     pub fn input(file: &str, line: Option<usize>, key: Option<String>, message: impl fmt::Display) -> Self {
-        Self::Input(Located { file: file.to_owned(), line, key, message: message.to_string() })
+        Self::Input(Located::new(file, line, key, message))
     }
 
     /// An output error at `path`.
@@ -44,28 +45,8 @@ impl CliError {
     }
 }
 
-/// A message pinned to a place: `file:line: key: message`, leaving out what is unknown.
-#[derive(Debug)]
-pub struct Located {
-    /// The file as shown to the user.
-    pub file: String,
-    /// 1-based line, when known.
-    pub line: Option<usize>,
-    /// The key path (`source[2].strength`), when the problem has one.
-    pub key: Option<String>,
-    /// What is wrong.
-    pub message: String,
-}
-
-impl fmt::Display for Located {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-        }
-        if let Some(key) = &self.key {
-            write!(f, ": {key}")?;
-        }
-        write!(f, ": {}", self.message)
+impl From<Located> for CliError {
+    fn from(located: Located) -> Self {
+        Self::Input(located)
     }
 }

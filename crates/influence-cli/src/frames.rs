@@ -8,11 +8,11 @@ use influence::glam::Vec3;
 use influence::propagate::Chase;
 use influence::{Grid, Layer};
 
+use influence_scenario::propagation::Method;
+use influence_scenario::scenario::Scenario;
+use influence_scenario::spread::{self, Chased, Diffusing};
+
 use crate::error::CliError;
-use crate::propagation::Method;
-use crate::run;
-use crate::scenario::Scenario;
-use crate::spread::{self, Chased, Diffusing};
 
 /// Frames of a steady-state animation when `--frames` is not given: it ends earlier when a
 /// step changes nothing.
@@ -62,15 +62,16 @@ impl<'a> Frames<'a> {
             ))
         })?;
         let grid = p.grid(&scenario.grid);
+        let diffusing = |grid, diffusion| {
+            Diffusing::new(grid, diffusion, scenario.seeds()).map_err(|e| scenario.propagation_failed(&e))
+        };
         let (stepper, end) = match &p.method {
             Method::Diffuse { diffusion, steps } => {
-                (Stepper::Diffuse(Diffusing::new(scenario, grid, *diffusion)?), Some(*steps))
+                (Stepper::Diffuse(diffusing(grid, *diffusion)?), Some(*steps))
             }
-            Method::Steady { diffusion } => {
-                (Stepper::Diffuse(Diffusing::new(scenario, grid, *diffusion)?), None)
-            }
+            Method::Steady { diffusion } => (Stepper::Diffuse(diffusing(grid, *diffusion)?), None),
             Method::Flood { last_seen, velocity, chase } => {
-                let teams = run::stamped(scenario);
+                let teams = scenario.stamped();
                 let flood =
                     Stepper::Flood { grid, last_seen: *last_seen, velocity: *velocity, chase: *chase, teams };
                 (flood, Some(chase.max_steps()))
@@ -117,9 +118,9 @@ impl<'a> Frames<'a> {
                 (d.layers(), None)
             }
             Stepper::Flood { grid, last_seen, velocity, chase, teams } => {
-                let limited = Chase::new(chase.cooling(), chase.max_new(), target, chase.barrier_radius())
-                    .map_err(|e| CliError::input(&self.scenario.file, None, Some("propagation".into()), e))?;
-                let chased = spread::flood(self.scenario, grid, *last_seen, *velocity, &limited)?;
+                let failed = |e: influence::Error| self.scenario.propagation_failed(&e);
+                let limited = spread::limited(chase, target).map_err(failed)?;
+                let chased = spread::flood(grid, *last_seen, *velocity, &limited).map_err(failed)?;
                 self.step = chased.prediction.steps;
                 self.ended = self.step < target;
                 (teams.clone(), Some(chased))

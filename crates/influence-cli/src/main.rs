@@ -15,7 +15,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use influence_cli::error::CliError;
-use influence_cli::{animate, bench, bench_field, demo, output, run, scenario, summary};
+use influence_cli::{animate, bench, bench_field, demo, output, run, summary};
+use influence_scenario::scenario;
 
 /// Influence maps for game AI: scenarios in, heatmaps, arrays and a summary out.
 #[derive(Debug, Parser)]

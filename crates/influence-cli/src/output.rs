@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use influence::render::{self, Marker, RenderOptions, RgbImage, Scale};
 
+use influence_scenario::layers::LayerName;
+
 use crate::error::CliError;
 use crate::npy;
 use crate::run::Run;
-use crate::scenario::LayerName;
 use crate::summary::{self, Summary};
 
 /// Marker colour of the perspective team's sources (drawn where the influence map is red)...

@@ -5,13 +5,14 @@
 use std::borrow::Cow;
 
 use influence::route::{Route, Router};
-use influence::{Analysis, Layer, Stamper};
+use influence::{Analysis, Layer};
+use influence_scenario::layers::LayerName;
+use influence_scenario::propagation::Method;
+use influence_scenario::route;
+use influence_scenario::scenario::Scenario;
+use influence_scenario::spread::{self, Chased, Diffusing};
 
 use crate::error::CliError;
-use crate::propagation::Method;
-use crate::route;
-use crate::scenario::{LayerName, Scenario};
-use crate::spread::{self, Chased, Diffusing};
 
 /// A scenario with its computed layers.
 #[derive(Debug)]
@@ -37,22 +38,23 @@ impl Run {
     /// # Errors
     /// [`CliError::Input`] if the propagation refuses the scenario's values.
     pub fn new(scenario: Scenario) -> Result<Self, CliError> {
+        let failed = |e: influence::Error| CliError::from(scenario.propagation_failed(&e));
         let (teams, chase) = match scenario.propagation.as_ref().map(|p| (&p.method, p.grid(&scenario.grid)))
         {
-            None => (stamped(&scenario), None),
+            None => (scenario.stamped(), None),
             Some((Method::Diffuse { diffusion, steps }, grid)) => {
-                let mut diffusing = Diffusing::new(&scenario, grid, *diffusion)?;
+                let mut diffusing = Diffusing::new(grid, *diffusion, scenario.seeds()).map_err(failed)?;
                 for _ in 0..*steps {
                     diffusing.step();
                 }
                 (diffusing.layers(), None)
             }
             Some((Method::Steady { diffusion }, grid)) => {
-                (spread::steady(&scenario, &grid, diffusion)?, None)
+                (spread::steady(&grid, diffusion, &scenario.seeds()).map_err(failed)?, None)
             }
             Some((Method::Flood { last_seen, velocity, chase }, grid)) => {
-                let chased = spread::flood(&scenario, &grid, *last_seen, *velocity, chase)?;
-                (stamped(&scenario), Some(chased))
+                let chased = spread::flood(&grid, *last_seen, *velocity, chase).map_err(failed)?;
+                (scenario.stamped(), Some(chased))
             }
         };
         Ok(Self::with_layers(scenario, teams, chase))
@@ -110,15 +112,4 @@ impl Run {
             },
         }
     }
-}
-
-/// Every source stamped into its team's layer, in file order.
-pub fn stamped(scenario: &Scenario) -> Vec<Layer> {
-    let grid = &scenario.grid;
-    let mut teams = vec![Layer::for_space(grid); scenario.teams.len()];
-    let mut stamper = Stamper::new();
-    for (team, source) in &scenario.sources {
-        stamper.stamp(grid, &mut teams[*team], source);
-    }
-    teams
 }

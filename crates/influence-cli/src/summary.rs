@@ -4,12 +4,13 @@
 
 use std::fmt;
 
-use influence::propagate::Stop;
 use influence::query::{self, Extreme};
-use influence::{Connectivity, Grid, Layer};
+use influence::{Grid, Layer};
+use influence_scenario::map::neighbours;
+use influence_scenario::propagation::Method;
+use influence_scenario::report::{MapReport, PredictionReport};
 use serde::Serialize;
 
-use crate::propagation::Method;
 use crate::run::Run;
 
 /// The contents of `summary.json`.
@@ -18,7 +19,7 @@ pub struct Summary {
     /// The scenario file.
     pub scenario: String,
     /// The map's size and geometry.
-    pub map: MapInfo,
+    pub map: MapReport,
     /// The team whose point of view the compound maps take.
     pub perspective: String,
     /// Per team, in order of first appearance.
@@ -69,45 +70,9 @@ pub struct PropagationInfo {
     pub neighbours: u8,
     /// Diffusion steps taken (diffuse), or flood steps; `None` for the steady state.
     pub steps: Option<usize>,
-    /// The chase flood fill's guess (flood only).
+    /// The chase flood fill's guess (flood only), with its last-seen cell.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub prediction: Option<PredictionInfo>,
-}
-
-/// The flood fill's guess of where the target went.
-#[derive(Debug, Serialize)]
-pub struct PredictionInfo {
-    /// The cell the fill started from, `[x, y]`.
-    pub last_seen: [usize; 2],
-    /// The predicted cell `[x, y]`: the warm cell nearest the centroid.
-    pub cell: [usize; 2],
-    /// World position of the predicted cell's centre.
-    pub world: [f32; 2],
-    /// The heat-weighted centroid of the warm cells (may lie in a wall).
-    pub centroid: [f32; 2],
-    /// Steps the fill took.
-    pub steps: usize,
-    /// Cells still warm at the end.
-    pub warm: usize,
-    /// Why the fill stopped: `"front_empty"`, `"too_many_new"` or `"max_steps"`.
-    pub stop: &'static str,
-}
-
-/// Map size and geometry.
-#[derive(Debug, Serialize)]
-pub struct MapInfo {
-    /// Width in cells.
-    pub width: usize,
-    /// Height in cells.
-    pub height: usize,
-    /// Side of a cell in world units.
-    pub cell_size: f32,
-    /// World position of the corner of cell (0, 0).
-    pub origin: [f32; 2],
-    /// 4 or 8.
-    pub neighbours: u8,
-    /// Number of walkable cells.
-    pub walkable: usize,
+    pub prediction: Option<PredictionReport>,
 }
 
 /// One team's figures.
@@ -159,14 +124,7 @@ impl Summary {
             .collect();
         Self {
             scenario: s.file.clone(),
-            map: MapInfo {
-                width: grid.width(),
-                height: grid.height(),
-                cell_size: grid.cell_size(),
-                origin: grid.origin().to_array(),
-                neighbours: neighbours(grid),
-                walkable: grid.walkable_count(),
-            },
+            map: MapReport::of(grid),
             perspective: s.teams[s.perspective].clone(),
             teams,
             hottest_tension: highest(grid, &run.analysis.tension),
@@ -199,21 +157,7 @@ fn propagation(run: &Run) -> Option<PropagationInfo> {
     let grid = p.grid(&run.scenario.grid);
     let prediction = match (&p.method, &run.chase) {
         (Method::Flood { last_seen, .. }, Some(chase)) => {
-            let pr = &chase.prediction;
-            let (x, y) = grid.coords(pr.cell);
-            Some(PredictionInfo {
-                last_seen: grid.coords(*last_seen).into(),
-                cell: [x, y],
-                world: grid.cell_center(x, y).to_array(),
-                centroid: pr.centroid.truncate().to_array(),
-                steps: pr.steps,
-                warm: pr.warm,
-                stop: match pr.stop {
-                    Stop::FrontEmpty => "front_empty",
-                    Stop::TooManyNew => "too_many_new",
-                    Stop::MaxSteps => "max_steps",
-                },
-            })
+            Some(PredictionReport::new(&grid, &chase.prediction, Some(*last_seen)))
         }
         _ => None,
     };
@@ -222,15 +166,8 @@ fn propagation(run: &Run) -> Option<PropagationInfo> {
         Method::Steady { .. } => None,
         Method::Flood { .. } => prediction.as_ref().map(|pr| pr.steps),
     };
-    Some(PropagationInfo { kind: p.kind().to_string(), neighbours: neighbours(&grid), steps, prediction })
-}
-
-/// 4 or 8.
-fn neighbours(grid: &Grid) -> u8 {
-    match grid.connectivity() {
-        Connectivity::Four => 4,
-        Connectivity::Eight => 8,
-    }
+    let neighbours = neighbours(grid.connectivity());
+    Some(PropagationInfo { kind: p.kind().to_string(), neighbours, steps, prediction })
 }
 
 /// The walkable cell holding the largest value, ties to the lower index.
@@ -291,7 +228,7 @@ impl fmt::Display for Summary {
                 _ => writeln!(f)?,
             }
             if let Some(pr) = &p.prediction {
-                let ([lx, ly], [x, y], [wx, wy]) = (pr.last_seen, pr.cell, pr.world);
+                let ([lx, ly], [x, y], [wx, wy]) = (pr.last_seen.unwrap_or_default(), pr.cell, pr.world);
                 writeln!(
                     f,
                     "  chase from cell ({lx}, {ly}): predicted cell ({x}, {y}), world ({wx}, {wy}), after {} \

@@ -1,7 +1,6 @@
-//! Regressions for the scenario loader found while fuzzing (see `fuzz/README.md`). The
-//! loader lives in this binary crate, which a fuzz target cannot import, so its cases run
-//! the `influence` binary: bad input must exit with code 2 and a message, never panic.
-//! Every file in `fuzz/regressions/scenario/` is rendered the same way.
+//! Regressions for the scenario loader found while fuzzing (see `fuzz/README.md`), run
+//! through the `influence` binary: bad input must exit with code 2 and a message, never
+//! panic. Every file in `fuzz/regressions/scenario/` is rendered the same way.
 
 mod common;
 

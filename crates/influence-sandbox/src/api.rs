@@ -1,10 +1,14 @@
 //! The JSON API's request and response types (the scenario-shaped ones — sources, map,
-//! propagation — live in [`crate::spec`]), and the error every handler returns.
-//! `docs/sandbox-api.md` documents each endpoint.
+//! propagation, paths — are the scenario model's, from `influence_scenario`), and the error
+//! every handler returns. `docs/sandbox-api.md` documents each endpoint.
 
+use influence_scenario::map::MapSpec;
+use influence_scenario::propagation::PropagationSpec;
+use influence_scenario::report::{MapReport, PredictionReport};
+use influence_scenario::route::PathSpec;
+use influence_scenario::source::SourceSpec;
+use influence_scenario::Fixed;
 use serde::{Deserialize, Serialize};
-
-use crate::spec::{self, MapSpec, PathSpec, PropagationSpec, SourceSpec};
 
 /// A refused request: the status and a message for the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,14 +67,14 @@ pub struct MapRequest {
     /// World units per cell (default 1).
     pub cell_size: Option<f32>,
     /// World position of the corner of cell (0, 0) (default `[0, 0]`).
-    pub origin: Option<spec::Fixed<2>>,
+    pub origin: Option<Fixed<2>>,
     /// 4 or 8 (default 8).
     pub neighbours: Option<u8>,
 }
 
 impl MapRequest {
-    /// The `[map]` table this request amounts to, and the MovingAI text it carries (the
-    /// bundled map's or the upload).
+    /// The `[map]` table this request amounts to (a map text stands for its `file`), the
+    /// MovingAI text it carries (the bundled map's or the upload), and its label.
     ///
     /// # Errors
     /// 404 for an unknown bundled map, 422 for both a map text and a size.
@@ -90,7 +94,7 @@ impl MapRequest {
             _ => "blank".to_owned(),
         };
         let spec = MapSpec {
-            file: None,
+            file: text.map(|_| label.clone()),
             width: self.width,
             height: self.height,
             cell_size: self.cell_size,
@@ -204,18 +208,9 @@ pub struct PathView<'a> {
 pub struct MapView {
     /// The bundled map's name, the upload's file name, or `blank`.
     pub name: String,
-    /// Cells across.
-    pub width: usize,
-    /// Cells down.
-    pub height: usize,
-    /// World units per cell.
-    pub cell_size: f32,
-    /// World position of the corner of cell (0, 0).
-    pub origin: [f32; 2],
-    /// 4 or 8.
-    pub neighbours: u8,
-    /// Walkable cells.
-    pub walkable: usize,
+    /// Size and geometry, as `summary.json` gives them.
+    #[serde(flatten)]
+    pub geometry: MapReport,
 }
 
 /// The step counts of `GET /api/scene`.
@@ -225,23 +220,6 @@ pub struct Steps {
     pub target: u64,
     /// Steps computed so far (a long replay after an edit catches up over several requests).
     pub done: u64,
-}
-
-/// The chase flood fill's guess.
-#[derive(Debug, Clone, Serialize)]
-pub struct PredictionView {
-    /// The predicted cell.
-    pub cell: [usize; 2],
-    /// Its centre in world units.
-    pub world: [f32; 2],
-    /// The heat-weighted centre (may lie in a wall).
-    pub centroid: [f32; 2],
-    /// Steps the fill took.
-    pub steps: usize,
-    /// Cells still warm.
-    pub warm: usize,
-    /// `max_steps`, `too_many_new` or `front_empty`.
-    pub stop: &'static str,
 }
 
 /// `GET /api/scene`: everything but the walls (those come with each frame).
@@ -265,8 +243,8 @@ pub struct SceneView<'a> {
     pub layers: Vec<String>,
     /// The routes, with what was found (their cells come with each frame).
     pub paths: Vec<PathView<'a>>,
-    /// The flood fill's guess, under `kind = "flood"`.
-    pub prediction: Option<PredictionView>,
+    /// The flood fill's guess, under `kind = "flood"` (without its last-seen cell).
+    pub prediction: Option<PredictionReport>,
     /// A problem computing the layers (they are zero meanwhile), or `null`.
     pub error: Option<String>,
 }

@@ -2,22 +2,26 @@
 //! propagation — a scenario being edited — with its layers computed through the library
 //! exactly as `influence render` computes the exported scenario.
 //!
-//! Team layers are stamped, or under `[propagation]` spread from their sources' seeds
-//! (`seeds_from_sources` on the map, stepped on the propagation's grid) or solved for the
-//! steady state; the compound maps come from `Analysis` for the perspective team and the
-//! front line from `query::frontline` on the map. A diffusion shows "`steps` rounds of write
-//! the seeds, step, from rest": any edit starts it again from rest and replays the steps,
-//! at most [`STEP_BUDGET`] cell-steps per request, and stops early once a step changes
-//! nothing (every later step would be the same), so the page shows what the export renders.
+//! Team layers are stamped, or under `[propagation]` spread from their sources' seeds or
+//! solved for the steady state — by `influence_scenario::spread`, as `influence render` does;
+//! the compound maps come from `Analysis` for the perspective team and the front line from
+//! `query::frontline` on the map. A diffusion shows "`steps` rounds of write the seeds, step,
+//! from rest": any edit starts it again from rest and replays the steps, at most
+//! [`STEP_BUDGET`] cell-steps per request, and stops early once a step changes nothing (every
+//! later step would be the same), so the page shows what the export renders.
 
-use influence::propagate::{seeds_from_sources, FloodFill, Prediction, Propagator, Seed, SteadyState, Stop};
-use influence::route::{Cost, Heuristic, Route, Router};
-use influence::{query, Analysis, Connectivity, Grid, Layer, Space, Stamper};
+use influence::propagate::Prediction;
+use influence::route::{Route, Router};
+use influence::{query, Analysis, Grid, Layer, Source, Space};
+use influence_scenario::layers;
+use influence_scenario::propagation::{Kind, Method, Propagation, PropagationSpec};
+use influence_scenario::report::{MapReport, PredictionReport};
+use influence_scenario::route::{self, PathPlan, PathSpec};
+use influence_scenario::source::SourceSpec;
+use influence_scenario::spread::{self, Diffusing};
 
-use crate::api::{
-    ApiError, CellView, MapRequest, MapView, PathView, PredictionView, SceneView, SourceView, Steps, WallEdit,
-};
-use crate::spec::{limits, Method, PathPlan, PathSpec, PropKind, Propagation, PropagationSpec, SourceSpec};
+use crate::api::{ApiError, CellView, MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
+use crate::spec::{self, limits};
 
 /// Cell-steps (cells × teams × steps) one request may spend replaying a diffusion.
 pub const STEP_BUDGET: usize = 1 << 25;
@@ -27,7 +31,7 @@ pub const STEP_BUDGET: usize = 1 << 25;
 struct Placed {
     id: u32,
     spec: SourceSpec,
-    source: influence::Source,
+    source: Source,
 }
 
 /// The scene and its computed layers.
@@ -58,8 +62,8 @@ struct Calc {
     teams: Vec<String>,
     /// Per team: stamped or solved layers (empty while diffusing).
     layers: Vec<Layer>,
-    /// Per team while diffusing: the propagator and the seeds written before each step.
-    diffusing: Vec<(Propagator, Vec<Seed>)>,
+    /// Every team's layer while diffusing.
+    diffusing: Option<Diffusing>,
     /// The map the propagation walks (the scene's, with `neighbours` applied).
     walk: Grid,
     done: u64,
@@ -74,7 +78,6 @@ struct Calc {
     routes: Vec<Option<Route>>,
     router: Router,
     error: Option<String>,
-    scratch: Layer,
 }
 
 impl Calc {
@@ -85,7 +88,7 @@ impl Calc {
             analysis_stale: true,
             teams: Vec::new(),
             layers: Vec::new(),
-            diffusing: Vec::new(),
+            diffusing: None,
             walk: grid.clone(),
             done: 0,
             converged: false,
@@ -97,20 +100,19 @@ impl Calc {
             routes: Vec::new(),
             router: Router::new(),
             error: None,
-            scratch: Layer::for_space(grid),
         }
     }
 
     /// Team `t`'s current layer.
     fn team(&self, t: usize) -> &Layer {
-        team_layer(&self.layers, &self.diffusing, t)
+        team_layer(&self.layers, self.diffusing.as_ref(), t)
     }
 }
 
-/// Team `t`'s layer: its propagator's while diffusing, else its stamped or solved one.
-fn team_layer<'a>(layers: &'a [Layer], diffusing: &'a [(Propagator, Vec<Seed>)], t: usize) -> &'a Layer {
-    match diffusing.get(t) {
-        Some((p, _)) => p.values(),
+/// Team `t`'s layer: the diffusing one while diffusing, else its stamped or solved one.
+fn team_layer<'a>(layers: &'a [Layer], diffusing: Option<&'a Diffusing>, t: usize) -> &'a Layer {
+    match diffusing {
+        Some(d) => d.layer(t),
         None => &layers[t],
     }
 }
@@ -138,7 +140,7 @@ impl Scene {
     /// Should the bundled map not parse (a test holds that it does).
     pub fn bundled_default() -> Result<Self, String> {
         let map = &crate::maps::BUNDLED[0];
-        Ok(Self::new(crate::spec::movingai_grid(map.text)?, map.name.to_owned()))
+        Ok(Self::new(spec::movingai_grid(map.text)?, map.name.to_owned()))
     }
 
     /// The map.
@@ -165,15 +167,15 @@ impl Scene {
         self.propagation.as_ref().map(|(spec, p)| {
             let mut spec = spec.clone();
             match p.method {
-                Method::Diffuse(_) => spec.steps = Some(self.steps),
+                Method::Diffuse { .. } => spec.steps = Some(self.steps),
                 Method::Flood { .. } => spec.max_steps = Some(self.steps),
-                Method::Steady(_) => {}
+                Method::Steady { .. } => {}
             }
             spec
         })
     }
 
-    fn kind(&self) -> Option<PropKind> {
+    fn kind(&self) -> Option<Kind> {
         self.propagation.as_ref().map(|(s, _)| s.kind)
     }
 
@@ -197,8 +199,8 @@ impl Scene {
     ) -> Result<Self, ApiError> {
         let mut scene = Self::new(grid, map_name);
         if let Some(spec) = propagation {
-            let p = spec.validate(&scene.grid)?;
-            scene.steps = p.steps;
+            let p = spec::propagation(&spec, &scene.grid)?;
+            scene.steps = p.steps() as u64;
             scene.propagation = Some((spec, p));
         }
         for (i, spec) in sources.into_iter().enumerate() {
@@ -231,8 +233,8 @@ impl Scene {
     /// 404 for an unknown bundled map, 422 for a bad or oversized map.
     pub fn load_map(&mut self, request: &MapRequest) -> Result<(), ApiError> {
         let (spec, text, name) = request.resolve()?;
-        let grid = spec.grid(text)?;
-        let propagation = self.propagation.take().filter(|(s, _)| s.kind != PropKind::Flood);
+        let grid = spec::map_grid(&spec, text)?;
+        let propagation = self.propagation.take().filter(|(s, _)| s.kind != Kind::Flood);
         let version = self.version;
         *self = Self::new(grid, name);
         self.version = version + 1;
@@ -272,7 +274,7 @@ impl Scene {
 
     /// Validates a source against the scene (its team, the caps, the propagation's modes).
     fn placed(&self, spec: SourceSpec, id: u32, replacing: Option<u32>) -> Result<Placed, ApiError> {
-        let source = spec.validate(self.grid.cell_size(), self.kind())?;
+        let source = spec::source(&spec, self.grid.cell_size(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
         let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
         teams.sort_unstable();
@@ -355,17 +357,17 @@ impl Scene {
         };
         let keep = if self.kind() == Some(spec.kind) { self.steps } else { 1 };
         match spec.kind {
-            PropKind::Diffuse => spec.steps = spec.steps.or(Some(keep)),
-            PropKind::Flood => spec.max_steps = spec.max_steps.or(Some(keep)),
-            PropKind::Steady => {}
+            Kind::Diffuse => spec.steps = spec.steps.or(Some(keep)),
+            Kind::Flood => spec.max_steps = spec.max_steps.or(Some(keep)),
+            Kind::Steady => {}
         }
-        let p = spec.validate(&self.grid)?;
+        let p = spec::propagation(&spec, &self.grid)?;
         let previous = self.propagation.replace((spec, p));
         if let Err(e) = self.revalidate_sources() {
             self.propagation = previous;
             return Err(e);
         }
-        self.steps = p.steps;
+        self.steps = p.steps() as u64;
         Ok(())
     }
 
@@ -374,9 +376,7 @@ impl Scene {
         let kind = self.kind();
         let mut rebuilt = Vec::with_capacity(self.sources.len());
         for placed in &self.sources {
-            let source = placed
-                .spec
-                .validate(self.grid.cell_size(), kind)
+            let source = spec::source(&placed.spec, self.grid.cell_size(), kind)
                 .map_err(|e| ApiError::invalid(format!("source {}: {e}", placed.id)))?;
             rebuilt.push(source);
         }
@@ -395,13 +395,12 @@ impl Scene {
         if specs.len() > limits::MAX_PATHS {
             return Err(ApiError::invalid(format!("at most {} paths", limits::MAX_PATHS)));
         }
-        let names = self.layer_names();
+        let teams = self.team_names();
+        let heat = self.kind() == Some(Kind::Flood);
         let mut paths = Vec::with_capacity(specs.len());
-        for (i, spec) in specs.into_iter().enumerate() {
-            let plan = spec
-                .validate(&self.grid, &names)
-                .map_err(|e| ApiError::invalid(format!("path[{i}]: {e}")))?;
-            paths.push((spec, plan));
+        for (i, table) in specs.into_iter().enumerate() {
+            let plan = spec::path(&table, i, &self.grid, &teams, heat)?;
+            paths.push((table, plan));
         }
         self.paths = paths;
         self.version += 1;
@@ -412,7 +411,7 @@ impl Scene {
     /// Adds `n` steps to a diffusion or flood (nothing for other kinds).
     pub fn advance(&mut self, n: u64) {
         match self.kind() {
-            Some(PropKind::Diffuse | PropKind::Flood) if n > 0 => {
+            Some(Kind::Diffuse | Kind::Flood) if n > 0 => {
                 self.steps = (self.steps + n).min(limits::MAX_STEPS);
                 self.calc.flood_stale = true;
             }
@@ -432,23 +431,16 @@ impl Scene {
             self.rebuild();
         }
         let flood = self.propagation.as_ref().and_then(|(_, p)| match p.method {
-            Method::Flood { last_seen, velocity, cooling, max_new, barrier_radius } => {
-                Some((last_seen, velocity, cooling, max_new, barrier_radius))
-            }
+            Method::Flood { last_seen, velocity, chase } => Some((last_seen, velocity, chase)),
             _ => None,
         });
-        if let (Some((last_seen, velocity, cooling, max_new, barrier)), true) = (flood, self.calc.flood_stale)
-        {
+        if let (Some((last_seen, velocity, chase)), true) = (flood, self.calc.flood_stale) {
             let steps = usize::try_from(self.steps).unwrap_or(usize::MAX);
-            let run = Method::chase(cooling, max_new, steps, barrier).and_then(|chase| {
-                let mut fill = FloodFill::new();
-                let prediction =
-                    fill.predict(&self.calc.walk, last_seen, velocity, &chase).map_err(|e| e.to_string())?;
-                Ok((Layer::from_vec(fill.heat().to_vec()), prediction))
-            });
+            let run = spread::limited(&chase, steps)
+                .and_then(|chase| spread::flood(&self.calc.walk, last_seen, velocity, &chase));
             match run {
-                Ok((heat, prediction)) => (self.calc.heat, self.calc.prediction) = (heat, Some(prediction)),
-                Err(e) => self.calc.error = Some(e),
+                Ok(chased) => (self.calc.heat, self.calc.prediction) = (chased.heat, Some(chased.prediction)),
+                Err(e) => self.calc.error = Some(e.to_string()),
             }
             self.calc.analysis_stale = true; // a route may avoid the heat
             self.calc.done = self.steps;
@@ -468,48 +460,38 @@ impl Scene {
         }
         calc.teams = team_order(&self.sources).into_iter().map(str::to_owned).collect();
         calc.layers.clear();
-        calc.diffusing.clear();
+        calc.diffusing = None;
         calc.error = None;
         calc.done = 0;
         calc.converged = false;
         calc.heat.fill(0.0);
         calc.prediction = None;
         let prop = self.propagation.as_ref().map(|(_, p)| *p);
-        calc.walk = match prop.and_then(|p| p.neighbours) {
-            Some(c) => self.grid.clone().with_connectivity(c),
+        calc.walk = match prop {
+            Some(p) => p.grid(&self.grid),
             None => self.grid.clone(),
         };
-        let mut stamper = Stamper::new();
-        let team_sources = |t: &str| -> Vec<influence::Source> {
-            self.sources.iter().filter(|p| p.spec.team == t).map(|p| p.source.clone()).collect()
-        };
-        for team in &calc.teams {
-            let sources = team_sources(team);
-            match prop.map(|p| p.method) {
-                Some(Method::Diffuse(d)) | Some(Method::Steady(d)) => {
-                    let mut seeds = Vec::new();
-                    seeds_from_sources(&self.grid, &mut stamper, &sources, &mut seeds);
-                    let diffuse = matches!(prop.map(|p| p.method), Some(Method::Diffuse(_)));
-                    if diffuse {
-                        let mut p = Propagator::new(&calc.walk, d);
-                        if let Err(e) = p.write_seeds(&calc.walk, &seeds) {
-                            calc.error = Some(e.to_string());
-                        }
-                        calc.diffusing.push((p, seeds));
-                    } else {
-                        let mut layer = Layer::for_space(&calc.walk);
-                        if let Err(e) = SteadyState::new().solve(&calc.walk, &d, &seeds, &mut layer) {
-                            calc.error = Some(e.to_string());
-                        }
-                        calc.layers.push(layer);
-                    }
-                }
-                _ => {
-                    let mut layer = Layer::for_space(&self.grid);
-                    stamper.stamp_all(&self.grid, &mut layer, &sources);
-                    calc.layers.push(layer);
+        let teams = calc.teams.len();
+        let team_of = |name: &str| calc.teams.iter().position(|t| t == name).unwrap_or(0);
+        let sources: Vec<(usize, &Source)> =
+            self.sources.iter().map(|p| (team_of(&p.spec.team), &p.source)).collect();
+        let zero = || vec![Layer::for_space(&self.grid); teams];
+        match prop.map(|p| p.method) {
+            Some(Method::Diffuse { diffusion, .. }) if teams > 0 => {
+                let seeds = spread::team_seeds(&self.grid, teams, sources);
+                match Diffusing::new(calc.walk.clone(), diffusion, seeds) {
+                    Ok(d) => calc.diffusing = Some(d),
+                    Err(e) => (calc.layers, calc.error) = (zero(), Some(e.to_string())),
                 }
             }
+            Some(Method::Steady { diffusion }) => {
+                let seeds = spread::team_seeds(&self.grid, teams, sources);
+                match spread::steady(&calc.walk, &diffusion, &seeds) {
+                    Ok(layers) => calc.layers = layers,
+                    Err(e) => (calc.layers, calc.error) = (zero(), Some(e.to_string())),
+                }
+            }
+            _ => calc.layers = spread::stamped(&self.grid, teams, sources),
         }
         calc.stale = false;
         calc.flood_stale = true;
@@ -519,24 +501,18 @@ impl Scene {
     /// Replays diffusion steps towards the step count, within the budget.
     fn catch_up(&mut self) {
         let calc = &mut self.calc;
-        if calc.diffusing.is_empty() || calc.done >= self.steps {
+        let Some(diffusing) = &mut calc.diffusing else { return };
+        if calc.done >= self.steps {
             return;
         }
         if calc.converged {
             calc.done = self.steps;
             return;
         }
-        let per_step = self.grid.len() * calc.diffusing.len();
+        let per_step = self.grid.len() * diffusing.teams();
         let mut allowed = (STEP_BUDGET / per_step.max(1)).max(1);
         while calc.done < self.steps && allowed > 0 {
-            let mut changed = false;
-            for (p, seeds) in &mut calc.diffusing {
-                calc.scratch.copy_from(p.values());
-                p.step_grid(&calc.walk);
-                // The seeds were accepted when first written, so they are accepted again.
-                let _ = p.write_seeds(&calc.walk, seeds);
-                changed |= !same_bits(&calc.scratch, p.values());
-            }
+            let changed = diffusing.step_changed();
             calc.done += 1;
             allowed -= 1;
             if !changed {
@@ -554,7 +530,8 @@ impl Scene {
         let calc = &mut self.calc;
         let me = calc.teams.iter().position(|t| Some(t) == perspective.as_ref()).unwrap_or(0);
         let Calc { teams, layers, diffusing, analysis, .. } = calc;
-        let teams: Vec<&Layer> = (0..teams.len()).map(|t| team_layer(layers, diffusing, t)).collect();
+        let teams: Vec<&Layer> =
+            (0..teams.len()).map(|t| team_layer(layers, diffusing.as_ref(), t)).collect();
         if teams.is_empty() {
             *analysis = Analysis::new(self.grid.len());
         } else {
@@ -569,11 +546,8 @@ impl Scene {
         let routes = self
             .paths
             .iter()
-            .map(|(_, plan)| {
-                // A layer gone with its team's last source leaves the route unreachable.
-                let cost = Cost::avoiding(self.layer(&plan.layer)?, plan.weight).ok()?;
-                router.find(&self.grid, plan.from, plan.to, &cost, Heuristic::Octile).ok().flatten()
-            })
+            // A layer gone with its team's last source leaves the route unreachable.
+            .map(|(_, plan)| route::find(&mut router, &self.grid, plan, self.layer(&plan.layer_name)?))
             .collect();
         self.calc.router = router;
         self.calc.routes = routes;
@@ -589,11 +563,15 @@ impl Scene {
         self.paths.iter().map(|(s, _)| s)
     }
 
+    /// The teams, in order of first appearance among the sources.
+    fn team_names(&self) -> Vec<String> {
+        team_order(&self.sources).into_iter().map(str::to_owned).collect()
+    }
+
     /// The names of the layers, in the page's order: teams, compound maps, front line, heat.
     pub fn layer_names(&self) -> Vec<String> {
-        let teams = team_order(&self.sources).into_iter().map(str::to_owned);
-        let heat = (self.kind() == Some(PropKind::Flood)).then(|| "heat".to_owned());
-        teams.chain(Analysis::NAMES.map(str::to_owned)).chain(["frontline".to_owned()]).chain(heat).collect()
+        let heat = self.kind() == Some(Kind::Flood);
+        layers::names(&self.team_names(), heat).map(str::to_owned).collect()
     }
 
     /// The layer called `name` (call [`refresh`](Self::refresh) first).
@@ -604,7 +582,7 @@ impl Scene {
         }
         match name {
             "frontline" => Some(&calc.front_layer),
-            "heat" if self.kind() == Some(PropKind::Flood) => Some(&calc.heat),
+            "heat" if self.kind() == Some(Kind::Flood) => Some(&calc.heat),
             _ => calc.analysis.by_name(name),
         }
     }
@@ -616,7 +594,7 @@ impl Scene {
 
     /// The step counts.
     pub fn steps(&self) -> Steps {
-        let done = if self.calc.diffusing.is_empty() { self.steps } else { self.calc.done };
+        let done = if self.calc.diffusing.is_some() { self.calc.done } else { self.steps };
         Steps { target: self.steps, done: done.min(self.steps) }
     }
 
@@ -637,21 +615,9 @@ impl Scene {
     /// `GET /api/scene` (call [`refresh`](Self::refresh) first).
     pub fn view(&self) -> SceneView<'_> {
         let g = &self.grid;
-        let cell_xy = |i: usize| {
-            let (x, y) = g.coords(i);
-            ([x, y], g.cell_center(x, y).to_array())
-        };
         SceneView {
             version: self.version,
-            map: MapView {
-                name: self.map_name.clone(),
-                width: g.width(),
-                height: g.height(),
-                cell_size: g.cell_size(),
-                origin: g.origin().to_array(),
-                neighbours: neighbours(g.connectivity()),
-                walkable: g.walkable_count(),
-            },
+            map: MapView { name: self.map_name.clone(), geometry: MapReport::of(g) },
             sources: self.sources.iter().map(|p| SourceView { id: p.id, spec: &p.spec }).collect(),
             teams: team_order(&self.sources),
             perspective: self.perspective(),
@@ -666,10 +632,10 @@ impl Scene {
                     let route = route.and_then(Option::as_ref);
                     PathView {
                         spec,
-                        note: self.layer(&plan.layer).is_none().then(|| {
+                        note: self.layer(&plan.layer_name).is_none().then(|| {
                             format!(
                                 "layer {:?} does not exist now; influence render would refuse it",
-                                plan.layer
+                                plan.layer_name
                             )
                         }),
                         reachable: route.is_some(),
@@ -678,21 +644,7 @@ impl Scene {
                     }
                 })
                 .collect(),
-            prediction: self.calc.prediction.map(|p| {
-                let (cell, world) = cell_xy(p.cell);
-                PredictionView {
-                    cell,
-                    world,
-                    centroid: [p.centroid.x, p.centroid.y],
-                    steps: p.steps,
-                    warm: p.warm,
-                    stop: match p.stop {
-                        Stop::FrontEmpty => "front_empty",
-                        Stop::TooManyNew => "too_many_new",
-                        Stop::MaxSteps => "max_steps",
-                    },
-                }
-            }),
+            prediction: self.calc.prediction.as_ref().map(|p| PredictionReport::new(g, p, None)),
             error: self.calc.error.clone(),
         }
     }
@@ -727,16 +679,4 @@ fn team_order(sources: &[Placed]) -> Vec<&str> {
         }
     }
     teams
-}
-
-/// 4 or 8.
-pub fn neighbours(c: Connectivity) -> u8 {
-    match c {
-        Connectivity::Four => 4,
-        Connectivity::Eight => 8,
-    }
-}
-
-fn same_bits(a: &Layer, b: &Layer) -> bool {
-    a.values().iter().zip(b.values()).all(|(x, y)| x.to_bits() == y.to_bits())
 }

@@ -21,6 +21,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use influence_scenario::source::SourceSpec;
+
 use crate::api::{
     self, ApiError, BundledView, FrameRequest, MapRequest, PathsRequest, PerspectiveRequest, StepRequest,
     WallEdit,
@@ -28,7 +30,6 @@ use crate::api::{
 use crate::frame::{self, FrameInfo};
 use crate::http::{read_request, write_response, ReadError, Request, Response};
 use crate::scene::Scene;
-use crate::spec::SourceSpec;
 
 /// The largest request body: room for a 1024 × 1024 map as text.
 pub const MAX_BODY: usize = 2 << 20;

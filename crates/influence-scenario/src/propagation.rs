@@ -7,14 +7,15 @@ use std::fmt;
 use influence::glam::{Vec2, Vec3};
 use influence::propagate::{Chase, DecayKind, Diffusion};
 use influence::{Connectivity, Error, Grid};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, KeyPath};
-use crate::error::CliError;
-use crate::scenario::Fixed;
+use crate::error::Invalid;
+use crate::fixed::Fixed;
+use crate::key::KeyPath;
+use crate::map::{connectivity, walkable_cell};
 
 /// The `kind` names.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Kind {
     /// A number of diffusion steps.
@@ -45,30 +46,45 @@ impl fmt::Display for Kind {
 }
 
 /// `decay_kind`: how influence weakens along the way.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum DecayName {
+pub enum DecayName {
+    /// By a factor per world unit.
     Exponential,
+    /// By an amount per world unit.
     Linear,
 }
 
-/// The `[propagation]` table as written.
-#[derive(Debug, Deserialize)]
+/// The `[propagation]` table as written (the keys are described in `docs/scenario.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[allow(missing_docs)] // the keys are documented in docs/scenario.md
 pub struct PropagationSpec {
-    kind: Kind,
-    decay: Option<f32>,
-    decay_kind: Option<DecayName>,
-    momentum: Option<f32>,
-    steps: Option<usize>,
-    neighbours: Option<u8>,
-    threshold: Option<f32>,
-    last_seen: Option<Fixed<2>>,
-    velocity: Option<Fixed<2>>,
-    cooling: Option<f32>,
-    max_new: Option<usize>,
-    max_steps: Option<usize>,
-    barrier_radius: Option<f32>,
+    pub kind: Kind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decay: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decay_kind: Option<DecayName>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub momentum: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbours: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_seen: Option<Fixed<2>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub velocity: Option<Fixed<2>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub barrier_radius: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cooling: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_steps: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_new: Option<u64>,
 }
 
 /// Momentum when none is given: each step takes the strongest neighbour's value at once.
@@ -80,7 +96,7 @@ const DEFAULT_COOLING: f32 = 0.1;
 const DEFAULT_MAX_STEPS: usize = 10;
 
 /// What spreads, validated.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub enum Method {
     /// `steps` diffusion steps from rest.
     Diffuse {
@@ -106,7 +122,7 @@ pub enum Method {
 }
 
 /// A validated `[propagation]` table.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct Propagation {
     /// What spreads.
     pub method: Method,
@@ -124,6 +140,15 @@ impl Propagation {
         }
     }
 
+    /// The steps the table asks for: diffuse `steps`, flood `max_steps`; 1 for a steady state.
+    pub fn steps(&self) -> usize {
+        match self.method {
+            Method::Diffuse { steps, .. } => steps,
+            Method::Steady { .. } => 1,
+            Method::Flood { chase, .. } => chase.max_steps(),
+        }
+    }
+
     /// The map as the propagation walks it: the scenario's, with `neighbours` applied.
     pub fn grid(&self, grid: &Grid) -> Grid {
         let grid = grid.clone();
@@ -135,17 +160,12 @@ impl Propagation {
 }
 
 impl PropagationSpec {
-    /// The kind, before validation (source modes default by it).
-    pub fn kind(&self) -> Kind {
-        self.kind
-    }
-
     /// Validates the table against the map (the last-seen cell must be on it and walkable);
     /// notes that are not errors go to `notes`.
     ///
     /// # Errors
-    /// [`CliError::Input`] naming the key at fault.
-    pub fn validate(&self, doc: &Doc, grid: &Grid, notes: &mut Vec<String>) -> Result<Propagation, CliError> {
+    /// [`Invalid`] naming the key at fault.
+    pub fn validate(&self, grid: &Grid, notes: &mut Vec<String>) -> Result<Propagation, Invalid> {
         let key = |k: &str| KeyPath::root("propagation").key(k);
         let given = [
             ("decay", self.decay.is_some()),
@@ -164,56 +184,54 @@ impl PropagationSpec {
         let kind = self.kind;
         if let Some((k, _)) = given.iter().find(|(k, g)| *g && !kind.params().contains(k)) {
             let takes = kind.params().iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-            return Err(doc.error(&key(k), format!("is not a key of kind \"{kind}\", which takes {takes}")));
+            return Err(Invalid::at(
+                &key(k),
+                format!("is not a key of kind \"{kind}\", which takes {takes}"),
+            ));
         }
         let need = |k: &str, given: bool| {
             if given {
                 Ok(())
             } else {
-                Err(doc.error(&key(k), format!("kind \"{kind}\" needs `{k}`")))
+                Err(Invalid::at(&key(k), format!("kind \"{kind}\" needs `{k}`")))
             }
         };
-        let neighbours = match self.neighbours {
-            None => None,
-            Some(4) => Some(Connectivity::Four),
-            Some(8) => Some(Connectivity::Eight),
-            Some(n) => return Err(doc.error(&key("neighbours"), format!("must be 4 or 8, got {n}"))),
-        };
+        let neighbours = connectivity(self.neighbours).map_err(|m| Invalid::at(&key("neighbours"), m))?;
         let method = match kind {
             Kind::Diffuse | Kind::Steady => {
                 need("decay", self.decay.is_some())?;
-                let diffusion = self.diffusion(doc)?;
+                let diffusion = self.diffusion()?;
                 if kind == Kind::Steady {
                     Method::Steady { diffusion }
                 } else {
                     need("steps", self.steps.is_some())?;
                     match self.steps {
-                        Some(steps @ 1..) => Method::Diffuse { diffusion, steps },
-                        _ => return Err(doc.error(&key("steps"), "must be at least 1, got 0")),
+                        Some(steps @ 1..) => Method::Diffuse { diffusion, steps: count(steps) },
+                        _ => return Err(Invalid::at(&key("steps"), "must be at least 1, got 0")),
                     }
                 }
             }
             Kind::Flood => {
                 let Some(Fixed(at)) = self.last_seen else {
-                    return Err(doc.error(&key("last_seen"), "kind \"flood\" needs `last_seen = [x, y]`"));
+                    return Err(Invalid::at(&key("last_seen"), "kind \"flood\" needs `last_seen = [x, y]`"));
                 };
-                let last_seen = crate::map::walkable_cell(grid, Vec2::from(at))
-                    .map_err(|m| doc.error(&key("last_seen"), m))?;
+                let last_seen =
+                    walkable_cell(grid, Vec2::from(at)).map_err(|m| Invalid::at(&key("last_seen"), m))?;
                 let velocity = Vec2::from(self.velocity.map_or([0.0; 2], |v| v.0));
-                let max_steps = self.max_steps.unwrap_or(DEFAULT_MAX_STEPS);
+                let max_steps = self.max_steps.map_or(DEFAULT_MAX_STEPS, count);
                 if max_steps == 0 {
-                    return Err(doc.error(&key("max_steps"), "must be at least 1, got 0"));
+                    return Err(Invalid::at(&key("max_steps"), "must be at least 1, got 0"));
                 }
                 let barrier_radius = self.barrier_radius.unwrap_or(0.0);
                 let chase = Chase::new(
                     self.cooling.unwrap_or(DEFAULT_COOLING),
-                    self.max_new.unwrap_or(usize::MAX),
+                    self.max_new.map_or(usize::MAX, count),
                     max_steps,
                     barrier_radius,
                 )
                 .map_err(|e| match e {
-                    Error::BadNumber { what: "barrier_radius", .. } => doc.error(&key("barrier_radius"), e),
-                    other => doc.error(&key("cooling"), other),
+                    Error::BadNumber { what: "barrier_radius", .. } => Invalid::at(&key("barrier_radius"), e),
+                    other => Invalid::at(&key("cooling"), other),
                 })?;
                 if velocity != Vec2::ZERO && barrier_radius == 0.0 {
                     notes.push("propagation.velocity raises no barrier while barrier_radius is 0".to_owned());
@@ -225,12 +243,12 @@ impl PropagationSpec {
     }
 
     /// The diffusion parameters, each bad one named.
-    fn diffusion(&self, doc: &Doc) -> Result<Diffusion, CliError> {
+    fn diffusion(&self) -> Result<Diffusion, Invalid> {
         let key = |k: &str| KeyPath::root("propagation").key(k);
         let at = |e: Error| match e {
-            Error::BadNumber { what: "momentum", .. } => doc.error(&key("momentum"), e),
-            Error::BadNumber { what: "threshold", .. } => doc.error(&key("threshold"), e),
-            other => doc.error(&key("decay"), other),
+            Error::BadNumber { what: "momentum", .. } => Invalid::at(&key("momentum"), e),
+            Error::BadNumber { what: "threshold", .. } => Invalid::at(&key("threshold"), e),
+            other => Invalid::at(&key("decay"), other),
         };
         let kind = match self.decay_kind {
             None | Some(DecayName::Exponential) => DecayKind::Exponential,
@@ -244,4 +262,9 @@ impl PropagationSpec {
             None => Ok(d),
         }
     }
+}
+
+/// A count as `usize`, saturating (more steps than memory has bytes is no different).
+fn count(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }

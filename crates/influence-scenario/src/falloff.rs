@@ -1,12 +1,13 @@
 //! The falloff keys of a `[[source]]` table turned into a library [`Falloff`]: each curve
 //! gets exactly its own parameters, and a missing or bad one is named.
 
-pub use influence::falloff::FalloffKind;
+use influence::falloff::FalloffKind;
 use influence::{Band, Falloff};
 
-use crate::doc::{Doc, KeyPath};
-use crate::error::CliError;
-use crate::scenario::{Fixed, SourceSpec};
+use crate::error::Invalid;
+use crate::fixed::Fixed;
+use crate::key::KeyPath;
+use crate::source::SourceSpec;
 
 /// The band shorthand for full-strength, accuracy and movement areas, in `Band::areas` order.
 const AREA_KEYS: [&str; 4] = ["full", "accuracy_end", "accuracy", "movement_end"];
@@ -15,13 +16,8 @@ const AREA_KEYS: [&str; 4] = ["full", "accuracy_end", "accuracy", "movement_end"
 /// extent, or one cell for a point.
 ///
 /// # Errors
-/// [`CliError::Input`] for a parameter the curve does not take, a missing or bad one.
-pub fn build(
-    spec: &SourceSpec,
-    doc: &Doc,
-    path: &KeyPath,
-    cell_size: f32,
-) -> Result<(Falloff, Option<f32>), CliError> {
+/// [`Invalid`] for a parameter the curve does not take, a missing or bad one.
+pub fn build(spec: &SourceSpec, path: &KeyPath, cell_size: f32) -> Result<(Falloff, Option<f32>), Invalid> {
     let kind = spec.falloff;
     let given = [
         ("rate", spec.rate.is_some()),
@@ -40,13 +36,13 @@ pub fn build(
             [] => "no parameters".to_owned(),
             keys => format!("only {}", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
         };
-        return Err(doc.error(
+        return Err(Invalid::at(
             &path.key(key),
             format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
         ));
     }
     let need = |key: &str, value: Option<f32>| {
-        value.ok_or_else(|| doc.error(&path.key(key), format!("falloff \"{kind}\" needs `{key}`")))
+        value.ok_or_else(|| Invalid::at(&path.key(key), format!("falloff \"{kind}\" needs `{key}`")))
     };
     let falloff = match kind {
         FalloffKind::Linear => Falloff::Linear,
@@ -56,10 +52,10 @@ pub fn build(
         FalloffKind::Gaussian => Falloff::Gaussian { sigma: need("sigma", spec.sigma)? },
         FalloffKind::Constant => Falloff::Constant,
         FalloffKind::Point => Falloff::Point,
-        FalloffKind::Band => Falloff::Band(band(spec, doc, path)?),
+        FalloffKind::Band => Falloff::Band(band(spec, path)?),
     };
     if let Err(e) = falloff.validate() {
-        return Err(doc.error(&path.key(kind.params().first().unwrap_or(&"falloff")), e));
+        return Err(Invalid::at(&path.key(kind.params().first().unwrap_or(&"falloff")), e));
     }
     let extent = match &falloff {
         Falloff::Band(b) => Some(b.extent()),
@@ -70,11 +66,11 @@ pub fn build(
 }
 
 /// A band from exactly one of its three forms.
-fn band(spec: &SourceSpec, doc: &Doc, path: &KeyPath) -> Result<Band, CliError> {
+fn band(spec: &SourceSpec, path: &KeyPath) -> Result<Band, Invalid> {
     let areas = [spec.full, spec.accuracy_end, spec.accuracy, spec.movement_end];
     let forms = [spec.points.is_some(), areas.iter().any(Option::is_some), spec.ring.is_some()];
     if forms.iter().filter(|f| **f).count() != 1 {
-        return Err(doc.error(
+        return Err(Invalid::at(
             &path.key("falloff"),
             "falloff \"band\" takes exactly one of `points`, the areas (`full`, `accuracy_end`, \
              `accuracy`, `movement_end`) or `ring`",
@@ -82,7 +78,7 @@ fn band(spec: &SourceSpec, doc: &Doc, path: &KeyPath) -> Result<Band, CliError> 
     }
     let at = |key: &str| {
         let path = path.key(key);
-        move |e: influence::Error| doc.error(&path, e)
+        move |e: influence::Error| Invalid::at(&path, e)
     };
     if let Some(points) = &spec.points {
         Band::new(points.iter().map(|Fixed([d, f])| (*d, *f)).collect()).map_err(at("points"))
@@ -91,7 +87,7 @@ fn band(spec: &SourceSpec, doc: &Doc, path: &KeyPath) -> Result<Band, CliError> 
     } else {
         if let Some(i) = areas.iter().position(Option::is_none) {
             let message = "band areas need all four of `full`, `accuracy_end`, `accuracy`, `movement_end`";
-            return Err(doc.error(&path.key(AREA_KEYS[i]), message));
+            return Err(Invalid::at(&path.key(AREA_KEYS[i]), message));
         }
         let [full, accuracy_end, accuracy, movement_end] = areas.map(Option::unwrap_or_default);
         Band::areas(full, accuracy_end, accuracy, movement_end).map_err(at("full"))

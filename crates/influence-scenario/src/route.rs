@@ -6,27 +6,32 @@
 use influence::glam::Vec2;
 use influence::route::{Cost, Heuristic, Route, Router};
 use influence::{Grid, Layer};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, KeyPath};
-use crate::error::CliError;
+use crate::error::Invalid;
+use crate::fixed::Fixed;
+use crate::key::KeyPath;
+use crate::layers::LayerName;
 use crate::map::walkable_cell;
-use crate::scenario::{Fixed, LayerName};
 
 /// One `[[path]]` table as written.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PathSpec {
-    from: Fixed<2>,
-    to: Fixed<2>,
+    /// Start, in world units.
+    pub from: Fixed<2>,
+    /// Goal, in world units.
+    pub to: Fixed<2>,
     /// The layer whose positive values are dangerous; default `theirs` (the other teams).
-    layer: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub layer: Option<String>,
     /// Cost per unit of layer value entered; default 1, 0 for the plain shortest path.
-    weight: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<f32>,
 }
 
 /// A validated `[[path]]`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct PathPlan {
     /// Start cell.
     pub from: usize,
@@ -44,26 +49,26 @@ impl PathSpec {
     /// Checks the ends (inside the map, walkable), the layer's name and the weight.
     ///
     /// # Errors
-    /// [`CliError::Input`] naming `path[index]`'s key and line.
+    /// [`Invalid`] naming `path[index]`'s key.
     pub fn validate(
         &self,
-        doc: &Doc,
         index: usize,
         grid: &Grid,
         layer_named: impl Fn(&str) -> Result<LayerName, String>,
-    ) -> Result<PathPlan, CliError> {
+    ) -> Result<PathPlan, Invalid> {
         let key = |k: &str| KeyPath::root("path").index(index).key(k);
-        let end =
-            |k: &str, at: Fixed<2>| walkable_cell(grid, Vec2::from(at.0)).map_err(|m| doc.error(&key(k), m));
+        let end = |k: &str, at: Fixed<2>| {
+            walkable_cell(grid, Vec2::from(at.0)).map_err(|m| Invalid::at(&key(k), m))
+        };
         let layer_name = self.layer.clone().unwrap_or_else(|| "theirs".to_owned());
         let weight = self.weight.unwrap_or(1.0);
         if weight.is_nan() || weight < 0.0 {
-            return Err(doc.error(&key("weight"), format!("must be >= 0, got {weight}")));
+            return Err(Invalid::at(&key("weight"), format!("must be >= 0, got {weight}")));
         }
         Ok(PathPlan {
             from: end("from", self.from)?,
             to: end("to", self.to)?,
-            layer: layer_named(&layer_name).map_err(|m| doc.error(&key("layer"), m))?,
+            layer: layer_named(&layer_name).map_err(|m| Invalid::at(&key("layer"), m))?,
             layer_name,
             weight,
         })

@@ -7,56 +7,8 @@ use std::ops::Range;
 
 use toml_edit::{ArrayOfTables, Document, Item, Table, Value};
 
-use crate::error::CliError;
-
-/// One step of a key path.
-#[derive(Debug, Clone, PartialEq)]
-enum Seg {
-    Key(String),
-    Index(usize),
-}
-
-/// A path to a key or array element, shown as `source[2].strength`.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct KeyPath(Vec<Seg>);
-
-impl KeyPath {
-    /// A one-key path.
-    pub fn root(key: &str) -> Self {
-        Self::default().key(key)
-    }
-
-    /// This path followed by `key`.
-    #[must_use]
-    pub fn key(&self, key: &str) -> Self {
-        self.with(Seg::Key(key.to_owned()))
-    }
-
-    /// This path followed by array index `i`.
-    #[must_use]
-    pub fn index(&self, i: usize) -> Self {
-        self.with(Seg::Index(i))
-    }
-
-    fn with(&self, seg: Seg) -> Self {
-        let mut segs = self.0.clone();
-        segs.push(seg);
-        Self(segs)
-    }
-}
-
-impl fmt::Display for KeyPath {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (n, seg) in self.0.iter().enumerate() {
-            match seg {
-                Seg::Key(k) if n == 0 => write!(f, "{k}")?,
-                Seg::Key(k) => write!(f, ".{k}")?,
-                Seg::Index(i) => write!(f, "[{i}]")?,
-            }
-        }
-        Ok(())
-    }
-}
+use crate::error::{Invalid, Located};
+use crate::key::{KeyPath, Seg};
 
 /// A node of the document that can have children.
 #[derive(Clone, Copy)]
@@ -126,19 +78,19 @@ impl Doc {
     /// Parses `text`; a syntax error names the file and line.
     ///
     /// # Errors
-    /// [`CliError::Input`] for malformed TOML.
-    pub fn parse(file: &str, text: &str) -> Result<Self, CliError> {
+    /// [`Located`] at the line of malformed TOML.
+    pub fn parse(file: &str, text: &str) -> Result<Self, Located> {
         // `toml` checks the syntax first: toml_edit 0.23 panics ("all items have spans") on
         // some malformed documents (found by the `scenario` fuzz target), never on valid ones.
         if let Err(e) = toml::from_str::<toml::Table>(text) {
             let line = e.span().map(|s| line_at(text, s.start));
-            return Err(CliError::input(file, line, None, e.message().trim_end()));
+            return Err(Located::new(file, line, None, e.message().trim_end()));
         }
         match Document::parse(text.to_owned()) {
             Ok(doc) => Ok(Self { file: file.to_owned(), doc }),
             Err(e) => {
                 let line = e.span().map(|s| line_at(text, s.start));
-                Err(CliError::input(file, line, None, e.message().trim_end()))
+                Err(Located::new(file, line, None, e.message().trim_end()))
             }
         }
     }
@@ -155,19 +107,40 @@ impl Doc {
 
     /// An input error at `path`: the line is that of the key, or of the nearest enclosing
     /// table when the key is missing.
-    pub fn error(&self, path: &KeyPath, message: impl fmt::Display) -> CliError {
-        CliError::input(&self.file, self.line_of(path), Some(path.to_string()), message)
+    pub fn error(&self, path: &KeyPath, message: impl fmt::Display) -> Located {
+        Located::new(&self.file, self.line_of(path), Some(path.to_string()), message)
+    }
+
+    /// `invalid` placed in this file: a key's problem at the key's line; another file's as it is.
+    pub fn place(&self, invalid: Invalid) -> Located {
+        match invalid {
+            Invalid::Key { key, message } => self.error(&key, message),
+            Invalid::File(located) => located,
+        }
     }
 
     /// An error from deserializing this document, placed by its span.
-    pub fn serde_error(&self, e: &toml::de::Error) -> CliError {
+    pub fn serde_error(&self, e: &toml::de::Error) -> Located {
         match e.span().filter(|s| !s.is_empty()) {
             Some(span) => {
                 let path = self.path_at(span.start).filter(|p| !p.0.is_empty());
                 let line = Some(line_at(self.text(), span.start));
-                CliError::input(&self.file, line, path.map(|p| p.to_string()), e.message())
+                Located::new(&self.file, line, path.map(|p| p.to_string()), e.message())
             }
-            None => CliError::input(&self.file, None, None, e.message()),
+            None => Located::new(&self.file, None, None, e.message()),
+        }
+    }
+
+    /// Every float finite and within `f32`: the scenario's numbers are 32-bit.
+    ///
+    /// # Errors
+    /// [`Located`] at the first float that is not.
+    pub fn check_numbers(&self) -> Result<(), Located> {
+        match self.first_non_finite() {
+            Some((path, value)) => {
+                Err(self.error(&path, format!("must be a finite 32-bit number, got {value}")))
+            }
+            None => Ok(()),
         }
     }
 

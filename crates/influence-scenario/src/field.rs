@@ -7,39 +7,47 @@ use std::fmt;
 use influence::field::{Curve, Field2, Field3, PointSource};
 use influence::glam::{Vec2, Vec3};
 use influence::{Error, Grid, Layer};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::doc::{Doc, KeyPath};
-use crate::error::CliError;
+use crate::error::Invalid;
+use crate::key::KeyPath;
 
-/// The `[field]` table as written.
-#[derive(Debug, Deserialize)]
+/// The `[field]` table as written (the keys are described in `docs/scenario.md`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
+#[allow(missing_docs)] // the keys are documented in docs/scenario.md
 pub struct FieldSpec {
-    dimensions: Option<u8>,
-    z: Option<f32>,
-    #[serde(default, rename = "source")]
-    sources: Vec<FieldSourceSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimensions: Option<u8>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub z: Option<f32>,
+    #[serde(default, rename = "source", skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<FieldSourceSpec>,
 }
 
 /// One `[[field.source]]` table.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FieldSourceSpec {
-    team: String,
-    at: Vec<f32>,
-    strength: f32,
-    radius: f32,
-    falloff: CurveName,
-    power: Option<f32>,
-    sigma: Option<f32>,
-    rate: Option<f32>,
+#[allow(missing_docs)] // the keys are documented in docs/scenario.md
+pub struct FieldSourceSpec {
+    pub team: String,
+    pub at: Vec<f32>,
+    pub strength: f32,
+    pub radius: f32,
+    pub falloff: CurveName,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f32>,
 }
 
 /// The `falloff` names of field sources: the differentiable curves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum CurveName {
+#[allow(missing_docs)] // influence::field::Curve describes each
+pub enum CurveName {
     Linear,
     Smooth,
     Polynomial,
@@ -109,19 +117,19 @@ impl FieldSpec {
     /// Validates the sources; `team_of(i)` is the index of source `i`'s team.
     ///
     /// # Errors
-    /// [`CliError::Input`] naming the key at fault.
-    pub fn validate(&self, doc: &Doc, team_of: impl Fn(usize) -> usize) -> Result<Fields, CliError> {
+    /// [`Invalid`] naming the key at fault.
+    pub fn validate(&self, team_of: impl Fn(usize) -> usize) -> Result<Fields, Invalid> {
         let root = KeyPath::root("field");
         let three = match self.dimensions {
             None | Some(2) => false,
             Some(3) => true,
-            Some(n) => return Err(doc.error(&root.key("dimensions"), format!("must be 2 or 3, got {n}"))),
+            Some(n) => return Err(Invalid::at(&root.key("dimensions"), format!("must be 2 or 3, got {n}"))),
         };
         if self.z.is_some() && !three {
-            return Err(doc.error(&root.key("z"), "applies only to dimensions = 3"));
+            return Err(Invalid::at(&root.key("z"), "applies only to dimensions = 3"));
         }
         if self.sources.is_empty() {
-            return Err(doc.error(&root, "[field] has no [[field.source]] tables"));
+            return Err(Invalid::at(&root, "[field] has no [[field.source]] tables"));
         }
         let dims = if three { 3 } else { 2 };
         let (mut two, mut space): (PerTeam<Vec2>, PerTeam<Vec3>) = (Vec::new(), Vec::new());
@@ -131,9 +139,9 @@ impl FieldSpec {
             if spec.at.len() != dims {
                 let message =
                     format!("expected {dims} numbers for dimensions = {dims}, got {}", spec.at.len());
-                return Err(doc.error(&path.key("at"), message));
+                return Err(Invalid::at(&path.key("at"), message));
             }
-            let curve = curve(spec, doc, &path)?;
+            let curve = curve(spec, &path)?;
             let at = |e: Error| {
                 let key = match &e {
                     Error::BadNumber { what, .. } if what.contains("radius") => "radius",
@@ -141,7 +149,7 @@ impl FieldSpec {
                     Error::BadNumber { what, .. } if what.contains("position") => "at",
                     _ => spec.falloff_key(),
                 };
-                doc.error(&path.key(key), e)
+                Invalid::at(&path.key(key), e)
             };
             let team = team_of(i);
             let xy = Vec2::new(spec.at[0], spec.at[1]);
@@ -202,19 +210,19 @@ impl FieldSourceSpec {
 }
 
 /// The curve of a source: exactly its own parameter, required.
-fn curve(spec: &FieldSourceSpec, doc: &Doc, path: &KeyPath) -> Result<Curve, CliError> {
+fn curve(spec: &FieldSourceSpec, path: &KeyPath) -> Result<Curve, Invalid> {
     let kind = spec.falloff;
     let own = spec.falloff_key();
     let given = [("power", spec.power), ("sigma", spec.sigma), ("rate", spec.rate)];
     if let Some((key, _)) = given.iter().find(|(k, v)| v.is_some() && *k != own) {
         let takes = if own == "falloff" { "no parameters".to_owned() } else { format!("only `{own}`") };
-        return Err(doc.error(
+        return Err(Invalid::at(
             &path.key(key),
             format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
         ));
     }
     let need = |v: Option<f32>| {
-        v.ok_or_else(|| doc.error(&path.key(own), format!("falloff \"{kind}\" needs `{own}`")))
+        v.ok_or_else(|| Invalid::at(&path.key(own), format!("falloff \"{kind}\" needs `{own}`")))
     };
     Ok(match kind {
         CurveName::Linear => Curve::Linear,

@@ -1,0 +1,50 @@
+//! # influence-scenario
+//!
+//! The scenario format of `influence` (`docs/scenario.md`), shared by the `influence` command
+//! and the sandbox so that both read, check and write it alike:
+//!
+//! * the tables as written — [`file::ScenarioFile`] and its `[map]`, `[[source]]`,
+//!   `[propagation]`, `[field]`, `[[path]]` and `[output]` tables — with serde, unknown keys
+//!   refused, and [`write`](mod@write) to put a scenario back into TOML;
+//! * their validation into library objects (`Grid`, `Source`, `Diffusion`, `Chase`, routes):
+//!   each table on its own, returning [`Invalid`] (the key path at fault), or a whole file
+//!   with [`scenario::parse`], whose errors are [`Located`] at file, line and key through the
+//!   spans of [`doc::Doc`];
+//! * what running a scenario takes in both front ends: the teams' seeds, diffusion, steady
+//!   state and flood fill ([`spread`]), routes ([`route::find`]) and the flood fill's guess as
+//!   both report it ([`report`]).
+//!
+//! ```
+//! use influence_scenario::{map::MapFiles, scenario};
+//! let text = "[map]\nwidth = 8\nheight = 4\n\n[[source]]\nteam = \"red\"\nat = [1, 1]\n\
+//!             strength = 5\nfalloff = \"linear\"\nradius = 4\n";
+//! let s = scenario::parse("s.toml", text, &MapFiles::Embedded(&[]))?;
+//! assert_eq!((s.grid.width(), s.teams.len()), (8, 1));
+//! let bad = scenario::parse("s.toml", &text.replace("radius = 4", "radius = -4"), &MapFiles::Embedded(&[]));
+//! assert!(bad.unwrap_err().to_string().starts_with("s.toml:10: source[0].radius: "));
+//! # Ok::<(), influence_scenario::Located>(())
+//! ```
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod doc;
+pub mod error;
+pub mod falloff;
+pub mod field;
+pub mod file;
+pub mod fixed;
+pub mod key;
+pub mod layers;
+pub mod map;
+pub mod map_files;
+pub mod propagation;
+pub mod report;
+pub mod route;
+pub mod scenario;
+pub mod source;
+pub mod spread;
+pub mod write;
+
+pub use error::{Invalid, Located};
+pub use fixed::Fixed;
+pub use key::KeyPath;

@@ -1,0 +1,238 @@
+//! Scenarios: a whole file validated into library objects — a grid, teams with their sources,
+//! a perspective, the layers to write, a propagation, field sources and routes — every error
+//! naming the file, line and key. The tables themselves are in [`file`](crate::file).
+
+use std::path::Path;
+
+use influence::propagate::Seed;
+use influence::{Grid, Layer, Source, MAX_CELLS};
+
+use crate::doc::Doc;
+use crate::error::{Invalid, Located};
+use crate::field::{FieldSpec, Fields};
+use crate::file::ScenarioFile;
+use crate::key::KeyPath;
+use crate::layers::{check_team_name, layer_named, team_index, LayerName};
+use crate::map::MapFiles;
+use crate::propagation::{Kind, Propagation};
+use crate::route::PathPlan;
+use crate::source::SourceSpec;
+
+/// Layers written when `[output] layers` is not given (besides every team).
+const DEFAULT_LAYERS: [&str; 4] = ["influence", "tension", "vulnerability", "frontline"];
+
+/// Upscale chosen automatically makes the picture at least this wide...
+const AUTO_WIDTH: usize = 512;
+/// ...but never scales by more than this.
+const AUTO_MAX_UPSCALE: u32 = 8;
+
+/// A validated scenario, ready to run.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// The scenario's file name as shown in messages.
+    pub file: String,
+    /// The map.
+    pub grid: Grid,
+    /// Team names, in order of first appearance among the `[[source]]` tables, then the
+    /// `[[field.source]]` tables.
+    pub teams: Vec<String>,
+    /// Each source with its team's index.
+    pub sources: Vec<(usize, Source)>,
+    /// The perspective team's index.
+    pub perspective: usize,
+    /// The layers to write, in order, with their file stems.
+    pub layers: Vec<(String, LayerName)>,
+    /// Pixels per cell in pictures.
+    pub upscale: u32,
+    /// Whether pictures mark the sources.
+    pub markers: bool,
+    /// Things worth knowing that are not errors (a source outside the map).
+    pub notes: Vec<String>,
+    /// The `[propagation]` table, if any.
+    pub propagation: Option<Propagation>,
+    /// The `[field]` sources, per team.
+    pub fields: Fields,
+    /// The `[[path]]` routes to find, in order.
+    pub paths: Vec<PathPlan>,
+}
+
+/// Reads and validates the scenario file at `path`; `map.file` resolves against its folder.
+///
+/// # Errors
+/// [`Located`] naming the file, line and key of the first problem.
+pub fn load(path: &Path) -> Result<Scenario, Located> {
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| Located::new(&shown, None, None, e))?;
+    let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    parse(&shown, &text, &MapFiles::Dir(dir))
+}
+
+/// Validates scenario `text`, shown in messages as `file`, reading maps from `maps`.
+///
+/// # Errors
+/// [`Located`] naming the file, line and key of the first problem.
+pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Located> {
+    let doc = Doc::parse(file, text)?;
+    doc.check_numbers()?;
+    let spec = ScenarioFile::from_doc(&doc)?;
+    validate(&spec, file, maps).map_err(|e| doc.place(e))
+}
+
+/// Validates the tables of a scenario file shown in messages as `file`, reading maps from
+/// `maps`.
+///
+/// # Errors
+/// [`Invalid`] naming the key of the first problem (no line: that takes the text, see
+/// [`parse`]).
+pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<Scenario, Invalid> {
+    let grid = spec.map.grid(|name| maps.grid(name, file))?;
+    let kind = spec.propagation.as_ref().map(|p| p.kind);
+    if spec.sources.is_empty() && !spec.field.as_ref().is_some_and(FieldSpec::has_sources) {
+        return Err(Invalid::File(Located::new(
+            file,
+            None,
+            None,
+            "no [[source]] tables (nor [[field.source]]): a scenario needs at least one",
+        )));
+    }
+    let (mut teams, sources, mut notes) = sources(&grid, &spec.sources, kind)?;
+    let fields = match &spec.field {
+        Some(field) => {
+            let mut team_of = Vec::new();
+            for (i, name) in field.team_names() {
+                let path = KeyPath::root("field").key("source").index(i).key("team");
+                check_team_name(name).map_err(|m| Invalid::at(&path, m))?;
+                team_of.push(team_index(&mut teams, name));
+            }
+            field.validate(|i| team_of[i])?
+        }
+        None => Fields::default(),
+    };
+    let propagation = match &spec.propagation {
+        Some(p) => Some(p.validate(&grid, &mut notes)?),
+        None => None,
+    };
+    let perspective = match &spec.perspective {
+        None => 0,
+        Some(name) => teams.iter().position(|t| t == name).ok_or_else(|| {
+            Invalid::at(
+                &KeyPath::root("perspective"),
+                format!("no source has team {name:?}; teams: {teams:?}"),
+            )
+        })?,
+    };
+    let heat = kind == Some(Kind::Flood);
+    let layers = output_layers(&teams, heat, spec.output.layers.as_deref())?;
+    let upscale = upscale(&grid, spec.output.upscale)?;
+    let paths = spec
+        .paths
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p.validate(i, &grid, |name| layer_named(&teams, heat, name)))
+        .collect::<Result<_, _>>()?;
+    Ok(Scenario {
+        file: file.to_owned(),
+        grid,
+        teams,
+        sources,
+        perspective,
+        layers,
+        upscale,
+        markers: spec.output.markers,
+        notes,
+        propagation,
+        fields,
+        paths,
+    })
+}
+
+/// The given upscale, checked, or the automatic one: the picture at least [`AUTO_WIDTH`]
+/// pixels wide, scaled by at most [`AUTO_MAX_UPSCALE`]. Either way the picture must have at
+/// most [`MAX_CELLS`] pixels, as the renderer requires.
+fn upscale(grid: &Grid, given: Option<u32>) -> Result<u32, Invalid> {
+    let fits = |u: u32| {
+        let u = u as usize;
+        (grid.width() * u).checked_mul(grid.height() * u).is_some_and(|n| n <= MAX_CELLS)
+    };
+    match given {
+        Some(u @ 1..=64) if fits(u) => Ok(u),
+        Some(u) => Err(Invalid::at(
+            &KeyPath::root("output").key("upscale"),
+            format!("must be 1 to 64 and keep the picture within 2^28 pixels, got {u}"),
+        )),
+        None => {
+            let wanted = u32::try_from(AUTO_WIDTH.div_ceil(grid.width())).unwrap_or(u32::MAX);
+            Ok((1..=wanted.clamp(1, AUTO_MAX_UPSCALE)).rev().find(|&u| fits(u)).unwrap_or(1))
+        }
+    }
+}
+
+/// Teams (in order of first appearance), library sources and notes from the `[[source]]` tables.
+type Sources = (Vec<String>, Vec<(usize, Source)>, Vec<String>);
+
+fn sources(grid: &Grid, specs: &[SourceSpec], kind: Option<Kind>) -> Result<Sources, Invalid> {
+    let (mut teams, mut sources, mut notes) = (Vec::<String>::new(), Vec::new(), Vec::new());
+    for (i, spec) in specs.iter().enumerate() {
+        let path = KeyPath::root("source").index(i);
+        let source = spec.validate(&path, grid.cell_size(), kind)?;
+        if grid.cell_at(source.position()).is_none() {
+            notes.push(format!(
+                "{path} at {:?} is outside the map; it reaches only cells within its radius",
+                spec.at.0
+            ));
+        }
+        sources.push((team_index(&mut teams, &spec.team), source));
+    }
+    Ok((teams, sources, notes))
+}
+
+fn output_layers(
+    teams: &[String],
+    heat: bool,
+    names: Option<&[String]>,
+) -> Result<Vec<(String, LayerName)>, Invalid> {
+    let extra = heat.then(|| "heat".to_owned());
+    let defaults: Vec<String> =
+        teams.iter().cloned().chain(DEFAULT_LAYERS.map(String::from)).chain(extra).collect();
+    let mut layers: Vec<(String, LayerName)> = Vec::new();
+    for (i, name) in names.unwrap_or(&defaults).iter().enumerate() {
+        let path = KeyPath::root("output").key("layers").index(i);
+        let layer = layer_named(teams, heat, name).map_err(|m| Invalid::at(&path, m))?;
+        if layers.iter().any(|(n, _)| n == name) {
+            return Err(Invalid::at(&path, format!("layer {name:?} is listed twice")));
+        }
+        layers.push((name.clone(), layer));
+    }
+    Ok(layers)
+}
+
+impl Scenario {
+    /// The layer called `name`, as `[output] layers` would take it.
+    ///
+    /// # Errors
+    /// A message listing the known names.
+    pub fn layer_named(&self, name: &str) -> Result<LayerName, String> {
+        let flood = self.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
+        layer_named(&self.teams, flood, name)
+    }
+
+    /// Each source with its team's index, in file order.
+    fn team_sources(&self) -> impl Iterator<Item = (usize, &Source)> {
+        self.sources.iter().map(|(team, source)| (*team, source))
+    }
+
+    /// Per team, the seeds its sources write into a propagation.
+    pub fn seeds(&self) -> Vec<Vec<Seed>> {
+        crate::spread::team_seeds(&self.grid, self.teams.len(), self.team_sources())
+    }
+
+    /// Per team, its sources stamped.
+    pub fn stamped(&self) -> Vec<Layer> {
+        crate::spread::stamped(&self.grid, self.teams.len(), self.team_sources())
+    }
+
+    /// A library error met while propagating, pinned to the `[propagation]` table.
+    pub fn propagation_failed(&self, e: &influence::Error) -> Located {
+        Located::new(&self.file, None, Some("propagation".to_owned()), e)
+    }
+}

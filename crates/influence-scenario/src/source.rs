@@ -1,0 +1,112 @@
+//! One `[[source]]` table: a team's source on the grid, its curve and the curve's
+//! parameters (checked in [`falloff`](crate::falloff)), distance and mode.
+
+use influence::glam::Vec2;
+use influence::{Metric, Mode, Source};
+use serde::{Deserialize, Serialize};
+
+pub use influence::falloff::FalloffKind;
+
+use crate::error::Invalid;
+use crate::fixed::Fixed;
+use crate::key::KeyPath;
+use crate::layers::check_team_name;
+use crate::propagation::Kind;
+
+/// One `[[source]]` table (the sandbox's API takes the same keys as JSON).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceSpec {
+    /// The team's name.
+    pub team: String,
+    /// World position.
+    pub at: Fixed<2>,
+    /// Value at the source.
+    pub strength: f32,
+    /// The curve's name; its parameters follow.
+    pub falloff: FalloffKind,
+    /// Reach in world units; a band's extent or one cell for a point when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
+    /// Exponential decay per world unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<f32>,
+    /// Halving distance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub step: Option<f32>,
+    /// Polynomial exponent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<f32>,
+    /// Gaussian standard deviation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sigma: Option<f32>,
+    /// Band `(distance, factor)` points.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub points: Option<Vec<Fixed<2>>>,
+    /// Band areas: end of full strength.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full: Option<f32>,
+    /// Band areas: end of the accuracy area.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy_end: Option<f32>,
+    /// Band areas: factor at the end of the accuracy area.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub accuracy: Option<f32>,
+    /// Band areas: end of the movement area.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub movement_end: Option<f32>,
+    /// Band ring: `[inner_fade, inner, outer, outer_fade]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ring: Option<Fixed<4>>,
+    /// How distance is measured; `euclidean` when not given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distance: Option<Metric>,
+    /// `None`: `add`, or `set` when the sources seed a diffusion or steady state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<Mode>,
+}
+
+impl SourceSpec {
+    /// The library source this table (at `path`, e.g. `source[2]`) describes on a map of
+    /// `cell_size`, under a propagation of `kind` (which sets the default mode, and refuses
+    /// additive sources for a steady state).
+    ///
+    /// # Errors
+    /// [`Invalid`] naming the key at fault.
+    pub fn validate(&self, path: &KeyPath, cell_size: f32, kind: Option<Kind>) -> Result<Source, Invalid> {
+        check_team_name(&self.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
+        let (falloff, extent) = crate::falloff::build(self, path, cell_size)?;
+        let radius = self.radius.or(extent).ok_or_else(|| {
+            Invalid::at(&path.key("radius"), format!("required for falloff \"{}\"", self.falloff))
+        })?;
+        let mode = mode(path, self.mode, kind)?;
+        // The curve is valid, so a bad position, strength or radius is refused here; the
+        // scenario file has its numbers checked for finiteness first, which leaves the radius.
+        let at = Vec2::from(self.at.0);
+        let source = Source::new(at, self.strength, falloff, radius).map_err(|e| {
+            let key = match &e {
+                influence::Error::BadNumber { what, .. } if what.contains("position") => "at",
+                influence::Error::BadNumber { what, .. } if what.contains("strength") => "strength",
+                _ => "radius",
+            };
+            Invalid::at(&path.key(key), e)
+        })?;
+        Ok(source.with_metric(self.distance.unwrap_or_default()).with_mode(mode))
+    }
+}
+
+/// A source's mode: as given, else `add` — or `set` when sources seed a diffusion, where
+/// an additive seed would add to what has spread back into its cell at every step. The
+/// steady state has no solution for additive seeds, so it refuses them.
+fn mode(path: &KeyPath, given: Option<Mode>, kind: Option<Kind>) -> Result<Mode, Invalid> {
+    match (given, kind) {
+        (Some(Mode::Add), Some(Kind::Steady)) => Err(Invalid::at(
+            &path.key("mode"),
+            "an \"add\" source has no steady state (it adds to what spreads back into its cell at \
+             every step); use \"set\" or \"max\", or propagation kind \"diffuse\"",
+        )),
+        (Some(mode), _) => Ok(mode),
+        (None, Some(Kind::Diffuse | Kind::Steady)) => Ok(Mode::Set),
+        (None, _) => Ok(Mode::Add),
+    }
+}
