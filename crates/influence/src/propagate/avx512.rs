@@ -271,20 +271,20 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     k: Lanes,
 ) -> __m512 {
     let zero = _mm512_setzero_ps();
-    let mut m = _mm512_max_ps(u, zero);
-    m = _mm512_max_ps(d, m);
-    m = _mm512_max_ps(l, m);
-    m = _mm512_max_ps(r, m);
-    m = carry::<R>(m, k.straight);
+    // Two chains from 0 instead of one: each result is a number ≥ +0, so their maximum is
+    // the one chain's, and the shorter chains keep more chunks in flight.
+    let vertical = _mm512_max_ps(d, _mm512_max_ps(u, zero));
+    let horizontal = _mm512_max_ps(r, _mm512_max_ps(l, zero));
+    let mut m = carry::<R>(_mm512_max_ps(horizontal, vertical), k.straight);
     if FLOOR {
         m = _mm512_max_ps(m, zero);
     }
     if EIGHT {
-        let mut g = _mm512_maskz_max_ps(up_left, ul, zero);
-        g = _mm512_mask_max_ps(g, up_right, ur, g);
-        g = _mm512_mask_max_ps(g, down_left, dl, g);
-        g = _mm512_mask_max_ps(g, down_right, dr, g);
-        m = _mm512_max_ps(carry::<R>(g, k.diagonal), m);
+        let up = _mm512_maskz_max_ps(up_left, ul, zero);
+        let up = _mm512_mask_max_ps(up, up_right, ur, up);
+        let down = _mm512_maskz_max_ps(down_left, dl, zero);
+        let down = _mm512_mask_max_ps(down, down_right, dr, down);
+        m = _mm512_max_ps(carry::<R>(_mm512_max_ps(down, up), k.diagonal), m);
     }
     // settle: old + momentum · (m − old), 0 below the threshold, and 0 in walls.
     let new = _mm512_add_ps(c, _mm512_mul_ps(k.momentum, _mm512_sub_ps(m, c)));

@@ -56,11 +56,14 @@ impl Scratch {
     }
 }
 
+/// The most steps [`fused`] takes in one pass.
+pub(super) const MAX_FUSED: usize = 16;
+
 /// The most steps fused in one pass over a grid `width` cells wide: enough to make the pass's
 /// memory traffic small beside the arithmetic, few enough that the rings (four rows per
 /// step) stay within about 1 MiB, half of a typical L2 cache.
 pub(super) fn max_fused(width: usize) -> usize {
-    ((1 << 20) / (16 * width.max(1))).clamp(2, 16)
+    ((1 << 20) / (16 * width.max(1))).clamp(2, MAX_FUSED)
 }
 
 /// How many rows below the one it computes the first step asks for the input's rows.
@@ -99,7 +102,8 @@ pub(super) struct Pass<'a> {
 pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     let Pass { grid, diffusion, input, ref rows, steps, seeds } = *pass;
     let (w, h) = (grid.width(), grid.height());
-    debug_assert!(steps >= 1 && rows.end <= h && out.len() == rows.len() * w);
+    assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
+    debug_assert!(rows.end <= h && out.len() == rows.len() * w);
     let k = &kernel.coefs(grid, diffusion);
     let len = kernel.mask_len(w);
     let ring = 3 * w;
@@ -120,6 +124,8 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     }
     fill_masks(kernel, mask_rings, grid, first, depth, len);
 
+    // Where each step's seeds for its next row start (the steps after the first).
+    let mut next_seed = [0; MAX_FUSED + 1];
     // At time t, step l computes row t − (l − 1).
     for t in first..rows.end + steps - 1 {
         fill_masks(kernel, mask_rings, grid, t + 1, depth, len);
@@ -149,8 +155,12 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             } else {
                 let dst = &mut after[(y % 3) * w..][..w];
                 kernel.row(values, masks, dst, k, ahead);
-                let lo = seeds.partition_point(|s| s.cell < y * w);
-                for s in seeds[lo..].iter().take_while(|s| s.cell < (y + 1) * w) {
+                // Each step meets its rows in order: its seeds are a moving window.
+                let next = &mut next_seed[l];
+                while seeds.get(*next).is_some_and(|s| s.cell < y * w) {
+                    *next += 1;
+                }
+                for s in seeds[*next..].iter().take_while(|s| s.cell < (y + 1) * w) {
                     dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);
                 }
             }
