@@ -34,8 +34,9 @@
 //! ## Features
 //!
 //! All off by default; the core needs only `glam`, `thiserror` and `rstar`.
-//! The crate denies `unsafe` everywhere but one module, `propagate::dispatch`, which calls
-//! the AVX2 build of the grid kernel after checking that the CPU has AVX2.
+//! The crate denies `unsafe` everywhere but two modules of the grid step: `propagate::dispatch`,
+//! which calls the AVX2 or AVX-512 build of the kernel after checking that the CPU has it,
+//! and `propagate::avx512`, the AVX-512 kernel's intrinsics.
 //!
 //! - `png`: `render::encode_png` and `render::write_png` (the `png` crate, default
 //!   features off).

@@ -4,7 +4,13 @@
 //! the portable kernel compiled for AVX2; else the portable kernel as built. All evaluate the
 //! same float operations in the same order (Rust never contracts them into fused
 //! multiply-adds), so they give the same bits.
+//!
+//! The environment variable `INFLUENCE_KERNEL` caps the choice, to compare kernels or test
+//! the narrower ones on a wide CPU: `avx2` (no AVX-512) or `portable` (the kernel as built).
+//! It is read once per process; any other value leaves the choice to the CPU.
 #![allow(unsafe_code)]
+
+use std::sync::OnceLock;
 
 use super::blocked::{fused, Pass, RowKernel, Scratch};
 use super::diffuse::{DecayKind, Exp, Lin, Rule};
@@ -24,14 +30,24 @@ pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     }
 }
 
+/// The widest kernel `INFLUENCE_KERNEL` allows: 2 for AVX-512, 1 for AVX2, 0 for portable.
+fn allowed() -> u8 {
+    static ALLOWED: OnceLock<u8> = OnceLock::new();
+    *ALLOWED.get_or_init(|| match std::env::var("INFLUENCE_KERNEL").as_deref() {
+        Ok("portable") => 0,
+        Ok("avx2") => 1,
+        _ => 2,
+    })
+}
+
 fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(kernel) = Avx512::<R, EIGHT>::new() {
+    if let Some(kernel) = Avx512::<R, EIGHT>::new().filter(|_| allowed() >= 2) {
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
         return unsafe { avx512(kernel, pass, out, scratch) };
     }
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if allowed() >= 1 && std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: `avx2` requires a CPU with AVX2, and this one has it (detected just above).
         return unsafe { avx2(Portable::<R, EIGHT>::new(), pass, out, scratch) };
     }

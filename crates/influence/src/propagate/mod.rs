@@ -41,36 +41,39 @@
 //!
 //! ## Speed
 //!
-//! One grid step is a few dozen vector instructions per 8 cells: arithmetic-bound while the
-//! map fits in cache, then bound by memory as well. [`Propagator::steps_grid`] fuses up to 16
-//! steps in one pass over memory, so at sizes beyond the cache a step costs what its
+//! One grid step is about twenty vector instructions per 16 cells: arithmetic-bound while
+//! the map fits in cache, then bound by memory as well. [`Propagator::steps_grid`] fuses up
+//! to 16 steps in one pass over memory, so at sizes beyond the cache a step costs what its
 //! arithmetic costs; `par_step_grid` and `par_steps_grid` (feature `rayon`) split the rows
 //! among threads.
-//! The kernels are built for the target's baseline (SSE2 on x86-64) and run as AVX2 where
-//! the CPU has it, about twice as fast; all of these give the same bits.
+//! The crate is built for the target's baseline (SSE2 on x86-64); the step runs a
+//! hand-written AVX-512 kernel where the CPU has AVX-512, else the portable kernel compiled
+//! for AVX2 where it has that. All of these give the same bits. The environment variable
+//! `INFLUENCE_KERNEL=avx2` or `=portable` caps the choice, to compare them.
 //!
 //! Nanoseconds per cell and step, all measured in one run of
 //! `cargo bench -p influence --bench propagate --features rayon` on a shared 2-core AMD EPYC
-//! (AVX2) — read the ratios, the times move with the machine's load:
+//! (Zen 5, AVX-512) — read the ratios, the times move with the machine's load:
 //!
 //! | ns per cell and step                      | 4-nb 1024² | 4-nb 4096² | 8-nb 1024² | 8-nb 4096² |
 //! |-------------------------------------------|-----------:|-----------:|-----------:|-----------:|
-//! | plain copy of one map (`copy`)            |      0.068 |      0.197 |      0.061 |      0.178 |
-//! | `step_grid` (`step`)                      |       0.25 |       0.66 |       0.49 |       0.78 |
-//! | `steps_grid`, 16 fused (`fused16`)        |       0.23 |       0.24 |       0.50 |       0.44 |
-//! | `par_step_grid`, 2 threads                |       0.15 |       0.35 |       0.25 |       0.39 |
-//! | `par_steps_grid`, 16 fused, 2 threads     |       0.12 |       0.13 |       0.25 |       0.24 |
-//! | `DiffusionReference` (`reference`)        |        4.8 |        4.7 |        7.4 |        7.6 |
+//! | plain copy of one map (`copy`)            |      0.062 |      0.172 |      0.062 |      0.185 |
+//! | `step_grid` (`step`)                      |      0.123 |      0.315 |      0.290 |      0.465 |
+//! | `steps_grid`, 16 fused (`fused16`)        |      0.121 |      0.133 |      0.196 |      0.239 |
+//! | `par_step_grid`, 2 threads                |      0.077 |      0.208 |      0.161 |      0.265 |
+//! | `par_steps_grid`, 16 fused, 2 threads     |      0.066 |      0.074 |      0.103 |      0.119 |
+//! | `DiffusionReference` (`reference`)        |       4.98 |       5.03 |       7.95 |       8.09 |
 //!
-//! So a step is 7–20 times faster than the reference, and fused steps 15–20 times. A copy
-//! only moves bytes; a step does a few dozen operations per 8 cells besides, which is why it
-//! takes 3.5–8 copies' time (less than 2 only with fused steps on 2 threads). Forcing the
-//! SSE2 path instead of AVX2 takes 4-neighbour steps at 1024² from 0.23 to 0.42 ns per cell
-//! and 8-neighbour ones from 0.38 to 0.88.
+//! So a 4-neighbour step takes 1.8–2 copies' time on one thread, and fused steps on a map
+//! beyond the cache take 0.77 of a copy each; 8-neighbour steps, with twice the arithmetic,
+//! take 2.5–4.7 copies (1.3 fused). A step is 16–40 times faster than the reference.
+//! With `INFLUENCE_KERNEL=avx2` (`influence bench` in one run) single 4-neighbour steps take
+//! 0.23 ns per cell at 1024² and 0.67 at 4096², 8-neighbour ones 0.41 and 0.74; with
+//! `portable` (SSE2) 0.46 / 0.72 and 0.89 / 1.07.
 //!
 //! A frame of a game on a 256 × 256 map — 1,000 agents stamped, then 50 steps with their
-//! cells re-written before each — takes 2.1–2.4 ms (`frame` in the same bench: single or fused steps,
-//! alike at a size that stays in cache), against the one 16 ms frame that "Influence Maps in
+//! cells re-written before each — takes 1.24 ms with fused steps and 1.36 ms with single
+//! ones (`frame` in the same bench), against the one 16 ms frame that "Influence Maps in
 //! Game AI" (Tayebi) gives it.
 
 #[cfg(target_arch = "x86_64")]
