@@ -28,8 +28,17 @@
 //! with momentum < 1 that is stricter than `m ≥ threshold`, and cells whose `m` lies in
 //! `[threshold, threshold / momentum)` stay at 0 for ever. With momentum 0 nothing moves
 //! and the steady state is the seeds alone.
+//!
+//! ## Cost
+//!
+//! One sweep of the best-first engine of [`crate::paths`], whose queue is a radix heap once
+//! it holds more than a few keys: each cell is settled once and offers its neighbours the
+//! value it carries. Only an offer that would raise a cell looks at the seeds, through one
+//! bit per cell (the seeded cells' values sit in a short sorted list), and the output is
+//! written in one pass at the end; so per cell the sweep touches the engine's 8 bytes and
+//! the space's own data.
 
-use super::diffuse::{settle, CoefCache, DecayKind, Diffusion, Exp, Lin, Rule};
+use super::diffuse::{settle, DecayKind, Diffusion, Exp, Lin, Rule};
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;
@@ -58,13 +67,16 @@ use crate::space::Space;
 #[derive(Debug, Default, Clone)]
 pub struct SteadyState {
     sweep: BestFirst,
-    /// Equal to `generation` for cells with a seed this solve.
-    seeded: Vec<u32>,
-    pinned: Vec<bool>,
-    /// The pinned value, or the floor of `Max` seeds (−∞ when none).
-    value: Vec<f32>,
-    generation: u32,
-    cells: Vec<usize>,
+    /// One bit per cell, set for the cells of `seeded`: the sweep asks it for every offer
+    /// that would raise a cell, and it is small enough to stay in cache where a value per
+    /// cell would not. The next solve clears just the bits it set.
+    is_seeded: Vec<u64>,
+    /// The seeded walkable cells of the last solve, ascending: (cell, pinned, pinned value
+    /// or floor).
+    seeded: Vec<(usize, bool, f32)>,
+    /// Scratch for [`Self::classify`]: the seeds' (cell, index) sorted, then the new `seeded`.
+    order: Vec<(usize, usize)>,
+    classified: Vec<(usize, bool, f32)>,
 }
 
 impl SteadyState {
@@ -93,6 +105,7 @@ impl SteadyState {
         assert_eq!(out.len(), space.len(), "layer was not made for this space");
         seed::check(space.len(), seeds)?;
         self.classify(space, seeds)?;
+        self.set_seeded(space.len());
         match diffusion.kind() {
             DecayKind::Exponential => self.sweep::<S, Exp>(space, diffusion, out),
             DecayKind::Linear => self.sweep::<S, Lin>(space, diffusion, out),
@@ -100,60 +113,115 @@ impl SteadyState {
         Ok(())
     }
 
-    /// Folds the seeds of each cell, in order, into a pinned value or a floor.
+    /// Folds the seeds of each cell, in order, into a pinned value or a floor, in
+    /// `classified`; the first additive seed (in seed order) on a cell no earlier `Set` seed
+    /// pins is an error.
     fn classify<S: Space>(&mut self, space: &S, seeds: &[Seed]) -> Result<(), Error> {
-        let len = space.len();
-        if self.seeded.len() != len || self.generation == u32::MAX {
-            self.seeded = vec![0; len];
-            self.pinned = vec![false; len];
-            self.value = vec![0.0; len];
-            self.generation = 0;
-        }
-        self.generation += 1;
-        self.cells.clear();
-        for s in seeds.iter().filter(|s| space.is_walkable(s.cell)) {
-            let c = s.cell;
-            if self.seeded[c] != self.generation {
-                self.seeded[c] = self.generation;
-                self.pinned[c] = false;
-                self.value[c] = f32::NEG_INFINITY;
-                self.cells.push(c);
+        self.order.clear();
+        self.order.extend(
+            seeds.iter().enumerate().filter(|(_, s)| space.is_walkable(s.cell)).map(|(i, s)| (s.cell, i)),
+        );
+        self.order.sort_unstable();
+        self.classified.clear();
+        let mut unpinned_add: Option<(usize, usize)> = None; // (seed index, cell)
+        for &(c, i) in &self.order {
+            if self.classified.last().is_none_or(|&(last, _, _)| last != c) {
+                self.classified.push((c, false, f32::NEG_INFINITY));
             }
+            let Some((_, pinned, value)) = self.classified.last_mut() else { continue };
+            let s = &seeds[i];
             match s.mode {
-                Mode::Set => (self.pinned[c], self.value[c]) = (true, s.strength),
-                Mode::Max => self.value[c] = self.value[c].max(s.strength),
-                Mode::Add if self.pinned[c] => self.value[c] += s.strength,
-                Mode::Add => return Err(Error::NoSteadyState { index: c }),
+                Mode::Set => (*pinned, *value) = (true, s.strength),
+                Mode::Max => *value = value.max(s.strength),
+                Mode::Add if *pinned => *value += s.strength,
+                Mode::Add => {
+                    if unpinned_add.is_none_or(|(first, _)| i < first) {
+                        unpinned_add = Some((i, c));
+                    }
+                }
             }
         }
-        Ok(())
+        match unpinned_add {
+            Some((_, index)) => Err(Error::NoSteadyState { index }),
+            None => Ok(()),
+        }
+    }
+
+    /// Makes the newly classified seeds those of the sweep, touching only seeded cells.
+    fn set_seeded(&mut self, len: usize) {
+        if self.is_seeded.len() == len.div_ceil(64) {
+            for &(c, _, _) in &self.seeded {
+                self.is_seeded[c / 64] = 0;
+            }
+        } else {
+            self.is_seeded = vec![0; len.div_ceil(64)];
+        }
+        std::mem::swap(&mut self.seeded, &mut self.classified);
+        for &(c, _, _) in &self.seeded {
+            self.is_seeded[c / 64] |= 1 << (c % 64);
+        }
     }
 
     fn sweep<S: Space, R: Rule>(&mut self, space: &S, d: &Diffusion, out: &mut Layer) {
-        let Self { sweep, seeded, pinned, value, generation, cells } = self;
-        let g = *generation;
+        let Self { sweep, is_seeded, seeded, .. } = self;
         sweep.begin(space.len());
-        for &c in cells.iter() {
-            if pinned[c] || value[c] > 0.0 {
-                sweep.offer(c, value[c]);
+        for &(c, pinned, value) in seeded.iter() {
+            if pinned || value > 0.0 {
+                sweep.offer(c, value, ());
             }
         }
-        // What a cell holds before influence reaches it: 0, or its floor.
-        let rest = |c: usize| if seeded[c] == g && !pinned[c] { value[c].max(0.0) } else { 0.0 };
         let (momentum, threshold) = (d.momentum(), d.threshold());
-        let mut cache = CoefCache::new();
-        let values = out.values_mut();
-        values.fill(0.0);
+        let mut coefs = Coefs::new();
         sweep.run(
             space,
-            |cell, v| values[cell] = v,
-            |_, v, next, dist| {
-                let carried = R::carry(v, cache.get::<R>(d.decay(), dist));
-                let pinned_next = seeded[next] == g && pinned[next];
-                let rises = carried > 0.0 && settle(rest(next), carried, momentum, threshold) != 0.0;
-                (!pinned_next && rises).then_some(carried)
+            |_, _, ()| {},
+            |_, v, _, dist| Some(R::carry(v, coefs.get::<R>(d.decay(), dist))),
+            |next, carried| {
+                // What the cell holds before influence reaches it: 0, or its floor.
+                // Neighbours never raise a pinned cell; others rise if the first step from
+                // rest survives the threshold.
+                let mut rest = 0.0;
+                if is_seeded[next / 64] >> (next % 64) & 1 == 1 {
+                    let k = seeded.partition_point(|&(c, _, _)| c < next);
+                    let (_, pinned, value) = seeded[k];
+                    if pinned {
+                        return false;
+                    }
+                    rest = value.max(0.0);
+                }
+                carried > 0.0 && settle(rest, carried, momentum, threshold) != 0.0
             },
         );
+        for (v, settled) in out.values_mut().iter_mut().zip(sweep.settled()) {
+            *v = settled.unwrap_or(0.0);
+        }
+    }
+}
+
+/// The coefficients of the last two distances seen: a grid's straight and diagonal steps
+/// alternate around every cell.
+struct Coefs {
+    dist: [f32; 2],
+    coef: [f32; 2],
+}
+
+impl Coefs {
+    fn new() -> Self {
+        Self { dist: [f32::NAN; 2], coef: [0.0; 2] }
+    }
+
+    #[inline]
+    fn get<R: Rule>(&mut self, decay: f32, dist: f32) -> f32 {
+        if dist == self.dist[0] {
+            self.coef[0]
+        } else if dist == self.dist[1] {
+            self.coef[1]
+        } else {
+            let coef = R::coef(decay, dist);
+            self.dist = [dist, self.dist[0]];
+            self.coef = [coef, self.coef[0]];
+            coef
+        }
     }
 }
 
@@ -198,6 +266,37 @@ mod tests {
         assert_eq!(out.values(), &[7.0; 3]);
         SteadyState::new().solve(&grid, &d, &[Seed::new(1, 2.0), add], &mut out).unwrap();
         assert_eq!(out[1], 3.0);
+    }
+
+    #[test]
+    fn the_error_names_the_first_unpinned_additive_seed_in_seed_order() {
+        let grid = corridor(200);
+        let d = Diffusion::new(1.0, 1.0).unwrap();
+        let mut out = Layer::for_space(&grid);
+        let add = |c| Seed::new(c, 1.0).with_mode(Mode::Add);
+        let mut s = SteadyState::new();
+        let err = |s: &mut SteadyState, seeds: &[Seed], out: &mut Layer| {
+            s.solve(&grid, &d, seeds, out).unwrap_err()
+        };
+        assert_eq!(err(&mut s, &[add(150), add(3)], &mut out), Error::NoSteadyState { index: 150 });
+        // A pin that comes after the additive seed does not count.
+        assert_eq!(
+            err(&mut s, &[Seed::new(3, 1.0), add(150), add(3), Seed::new(150, 1.0)], &mut out),
+            Error::NoSteadyState { index: 150 }
+        );
+    }
+
+    #[test]
+    fn seeds_of_an_earlier_solve_are_forgotten() {
+        let grid = corridor(130);
+        let d = Diffusion::new(1.0, 1.0).unwrap().with_kind(DecayKind::Linear).with_threshold(0.0).unwrap();
+        let mut out = Layer::for_space(&grid);
+        let mut s = SteadyState::new();
+        let floor = Seed::new(100, 90.0).with_mode(Mode::Max);
+        s.solve(&grid, &d, &[Seed::new(0, 120.0), Seed::new(70, 1.0), floor], &mut out).unwrap();
+        assert_eq!((out[69], out[70], out[71], out[100], out[101]), (51.0, 1.0, 61.0, 90.0, 89.0));
+        s.solve(&grid, &d, &[Seed::new(0, 120.0)], &mut out).unwrap();
+        assert_eq!((out[69], out[70], out[71], out[100], out[101]), (51.0, 50.0, 49.0, 20.0, 19.0));
     }
 
     #[test]

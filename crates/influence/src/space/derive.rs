@@ -1,14 +1,13 @@
 //! Graphs derived from a grid: see [`DerivedGraph`].
 
-use std::cmp::Ordering;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 use glam::Vec3;
 
 use super::{Connectivity, Graph, Grid, Space};
 use crate::error::{positive, Error};
 use crate::layer::Layer;
-use crate::paths::PathScratch;
+use crate::paths::{self, BestFirst, PathScratch};
 
 /// No node: the label of blocked cells.
 const NONE: u32 = u32::MAX;
@@ -300,49 +299,14 @@ impl DerivedGraph {
     }
 }
 
-/// A multi-source Dijkstra entry: nearest first, then the earlier seed, then the cell.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Entry {
-    dist: f32,
-    seed: u32,
-    cell: usize,
-}
-impl Eq for Entry {}
-impl PartialOrd for Entry {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Entry {
-    fn cmp(&self, other: &Self) -> Ordering {
-        other.dist.total_cmp(&self.dist).then(other.seed.cmp(&self.seed)).then(other.cell.cmp(&self.cell))
-    }
-}
-
-/// Labels each walkable cell with the index of the seed nearest by walking distance. A
-/// cell is labelled by the entry that settles it, pushed from a neighbour of the same
-/// label, so each label's cells are connected to its seed.
+/// Labels each walkable cell with the index of the seed nearest by walking distance, ties to
+/// the earlier seed. The best-first engine carries each seed's index along as it settles
+/// cells, so a cell takes the label of the neighbour it is reached from and each label's
+/// cells are connected to its seed.
 fn nearest_seed(grid: &Grid, seeds: &[usize]) -> Vec<u32> {
     let mut label = vec![NONE; grid.len()];
-    let mut best = vec![f32::INFINITY; grid.len()];
-    let mut heap = BinaryHeap::new();
-    for (k, &s) in seeds.iter().enumerate() {
-        best[s] = 0.0;
-        heap.push(Entry { dist: 0.0, seed: k as u32, cell: s });
-    }
-    while let Some(Entry { dist, seed, cell }) = heap.pop() {
-        if label[cell] != NONE {
-            continue;
-        }
-        label[cell] = seed;
-        grid.for_each_neighbour(cell, |j, step| {
-            let d = dist + step;
-            if label[j] == NONE && d <= best[j] {
-                best[j] = d;
-                heap.push(Entry { dist: d, seed, cell: j });
-            }
-        });
-    }
+    let starts = seeds.iter().enumerate().map(|(k, &s)| (s, 0.0, k as u32));
+    paths::distance_sweep(&mut BestFirst::default(), grid, starts, f32::INFINITY, |c, _, k| label[c] = k);
     label
 }
 
@@ -389,6 +353,27 @@ mod tests {
         let back = d.expand(&Layer::from_vec(vec![7.0, 8.0]));
         assert_eq!(back.values(), &[7.0, 7.0, 0.0, 8.0, 7.0, 7.0, 8.0, 8.0]);
         assert!(DerivedGraph::coarse(&grid, 0).is_err());
+    }
+
+    #[test]
+    fn cells_are_labelled_by_the_nearest_seed_ties_to_the_earlier() {
+        let rows = ["..........", "...@@@....", "......@...", ".@....@...", ".@........", "....@@@@.."];
+        for connectivity in [Connectivity::Four, Connectivity::Eight] {
+            let grid = Grid::from_rows(&rows).unwrap().with_connectivity(connectivity);
+            let seeds = [grid.index(9, 5).unwrap(), 0, grid.index(5, 2).unwrap(), grid.index(2, 4).unwrap()];
+            // Each seed's own distances; a cell's label is the seed with the smallest (distance, index).
+            let mut best = vec![(f32::INFINITY, NONE); grid.len()];
+            let mut scratch = PathScratch::new();
+            for (k, &s) in seeds.iter().enumerate() {
+                scratch.sweep(&grid, &[(s, 0.0)], f32::INFINITY, |c, d| {
+                    if d < best[c].0 {
+                        best[c] = (d, k as u32);
+                    }
+                });
+            }
+            let expected: Vec<u32> = best.iter().map(|&(_, k)| k).collect();
+            assert_eq!(nearest_seed(&grid, &seeds), expected, "{connectivity:?}");
+        }
     }
 
     #[test]
