@@ -1,0 +1,261 @@
+//! Best-first sweeps over any [`Space`]: a best-first engine settles cells largest value first
+//! (Dijkstra's algorithm for any value that only shrinks along edges), with scratch kept
+//! between calls so a per-frame caller allocates only the first time. Shortest walkable
+//! distances ([`PathScratch`]: path falloff, reachability queries, routes) sweep negated
+//! distances; the diffusion steady state sweeps max-product values; area graphs sweep
+//! distances carrying the nearest seed along. One engine serves them all.
+//!
+//! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap.
+//!
+//! Per cell the engine keeps its best value, a generation mark (queued or settled this
+//! sweep) and an optional payload side by side, so one cache line serves a neighbour's
+//! check; marks are valid for the current generation only, so a sweep that touches few
+//! cells of a big space clears nothing.
+
+mod queue;
+
+use crate::space::Space;
+use queue::{key, key_cell, key_value, Queue};
+
+/// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
+/// distances (negation is exact, so distances come out bit for bit as summed).
+#[derive(Debug, Default, Clone)]
+pub struct PathScratch(BestFirst);
+
+/// The best-first engine, with reusable scratch. Each cell may carry a payload `P` (the
+/// start it was reached from, say): it passes unchanged from a settled cell to the cells it
+/// offers values to, and when two offers tie on value the smaller payload is kept.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct BestFirst<P = ()> {
+    cells: Vec<CellState<P>>,
+    /// Marks of this sweep are `2 · generation` (queued) and `2 · generation + 1` (settled).
+    generation: u32,
+    queue: Queue,
+}
+
+/// What the engine knows of one cell; only meaningful when `mark` is of this sweep.
+#[derive(Debug, Default, Clone, Copy)]
+struct CellState<P> {
+    best: f32,
+    mark: u32,
+    payload: P,
+}
+
+impl<P: Copy + Ord + Default> BestFirst<P> {
+    /// Starts a sweep over a space of `len` cells.
+    pub(crate) fn begin(&mut self, len: usize) {
+        if self.cells.len() != len || self.generation >= u32::MAX / 2 {
+            self.cells = vec![CellState::default(); len];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.queue.clear();
+    }
+
+    /// Offers `value` to `cell`, carrying `payload`; it is queued if it beats what the cell
+    /// has (or the cell has nothing yet) and the cell is not settled. An offer equal to what
+    /// the cell has keeps the smaller payload.
+    pub(crate) fn offer(&mut self, cell: usize, value: f32, payload: P) {
+        offer(&mut self.cells[cell], &mut self.queue, 2 * self.generation, cell, value, payload, |_, _| true);
+    }
+
+    /// Settles cells largest first until the queue is empty: `visit(cell, value, payload)`
+    /// once per cell, then `expand(cell, value, neighbour, distance)` for each walkable
+    /// neighbour not settled yet, which returns the value to offer that neighbour, if any.
+    /// An offer that beats what the neighbour has is then put to `admit(neighbour, value)`,
+    /// which may refuse it; it must depend on nothing else, so checks that need more of the
+    /// neighbour than the engine keeps are made only for offers that would count.
+    pub(crate) fn run<S: Space>(
+        &mut self,
+        space: &S,
+        mut visit: impl FnMut(usize, f32, P),
+        mut expand: impl FnMut(usize, f32, usize, f32) -> Option<f32>,
+        mut admit: impl FnMut(usize, f32) -> bool,
+    ) {
+        let Self { cells, generation, queue } = self;
+        let queued = 2 * *generation;
+        let settled = queued + 1;
+        while let Some(k) = queue.pop() {
+            let (value, cell) = (key_value(k), key_cell(k));
+            let state = &mut cells[cell];
+            if state.mark == settled || value < state.best {
+                continue; // settled already, or a stale entry
+            }
+            state.mark = settled;
+            let payload = state.payload;
+            visit(cell, value, payload);
+            space.for_each_neighbour(cell, |next, dist| {
+                let state = &mut cells[next];
+                if state.mark != settled {
+                    if let Some(v) = expand(cell, value, next, dist) {
+                        offer(state, queue, queued, next, v, payload, &mut admit);
+                    }
+                }
+            });
+        }
+    }
+
+    /// The value each cell settled at in the last sweep, in cell order; `None` for cells it
+    /// did not reach.
+    pub(crate) fn settled(&self) -> impl Iterator<Item = Option<f32>> + '_ {
+        let settled = 2 * self.generation + 1;
+        self.cells.iter().map(move |s| (s.mark == settled).then_some(s.best))
+    }
+}
+
+/// [`BestFirst::offer`] on one cell's state; `queued` is this sweep's queued mark. Kept out
+/// of line: inlined, it made the per-neighbour closure heavier and small sweeps slower.
+#[inline(never)]
+fn offer<P: Copy + Ord>(
+    state: &mut CellState<P>,
+    queue: &mut Queue,
+    queued: u32,
+    cell: usize,
+    value: f32,
+    payload: P,
+    admit: impl FnOnce(usize, f32) -> bool,
+) {
+    if state.mark == queued + 1 {
+        return;
+    }
+    if state.mark == queued {
+        if value == state.best {
+            // Admitted before: `admit` depends on the cell and the value alone.
+            state.payload = state.payload.min(payload);
+            return;
+        }
+        if value < state.best {
+            return;
+        }
+    }
+    if admit(cell, value) {
+        *state = CellState { best: value, mark: queued, payload };
+        queue.push(key(value, cell));
+    }
+}
+
+/// Shortest walkable distances from `starts` (cell, starting distance, payload) within
+/// `limit`, nearest first: `visit(cell, distance, payload)` once per reachable cell, the
+/// payload that of the start the cell is nearest to (the smallest payload among equally
+/// near starts). Blocked and out-of-range start cells are skipped.
+pub(crate) fn distance_sweep<S: Space, P: Copy + Ord + Default>(
+    engine: &mut BestFirst<P>,
+    space: &S,
+    starts: impl IntoIterator<Item = (usize, f32, P)>,
+    limit: f32,
+    mut visit: impl FnMut(usize, f32, P),
+) {
+    let len = space.len();
+    engine.begin(len);
+    for (cell, d, payload) in starts {
+        if cell < len && space.is_walkable(cell) && d <= limit {
+            engine.offer(cell, -d, payload);
+        }
+    }
+    engine.run(
+        space,
+        |cell, v, payload| visit(cell, -v, payload),
+        |_, v, _, step| {
+            let d = -v + step;
+            (d <= limit).then_some(-d)
+        },
+        |_, _| true,
+    );
+}
+
+impl PathScratch {
+    /// Empty scratch; it grows to the space's size on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Visits every cell reachable from `starts` (cell, starting distance) within `limit`,
+    /// nearest first, calling `visit(cell, distance)` once per cell. Blocked and
+    /// out-of-range start cells are skipped. Distances are in world units, along the
+    /// space's neighbour steps (octile moves on an 8-connected grid, around walls).
+    ///
+    /// ```
+    /// use influence::{Grid, paths::PathScratch};
+    /// let grid = Grid::from_rows(&[".@.", ".@.", "..."])?;
+    /// let mut far_side = None;
+    /// PathScratch::new().sweep(&grid, &[(0, 0.0)], f32::INFINITY, |cell, d| {
+    ///     if cell == 2 { far_side = Some(d); }
+    /// });
+    /// // Around the wall: no corner cutting, so down 2, across 2, up 2.
+    /// assert_eq!(far_side, Some(6.0));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn sweep<S: Space>(
+        &mut self,
+        space: &S,
+        starts: &[(usize, f32)],
+        limit: f32,
+        mut visit: impl FnMut(usize, f32),
+    ) {
+        let starts = starts.iter().map(|&(cell, d)| (cell, d, ()));
+        distance_sweep(&mut self.0, space, starts, limit, |cell, d, ()| visit(cell, d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Connectivity, Grid};
+
+    fn distances(grid: &Grid, start: usize, limit: f32) -> Vec<Option<f32>> {
+        let mut out = vec![None; grid.len()];
+        PathScratch::new().sweep(grid, &[(start, 0.0)], limit, |c, d| out[c] = Some(d));
+        out
+    }
+
+    #[test]
+    fn open_grid_distances_are_octile() {
+        let g = Grid::new(5, 5).unwrap();
+        let d = distances(&g, 0, f32::INFINITY);
+        // To (4, 2): two diagonal steps and two straight ones.
+        assert!((d[g.index(4, 2).unwrap()].unwrap() - (2.0 * 2f32.sqrt() + 2.0)).abs() < 1e-5);
+        let four = Grid::new(5, 5).unwrap().with_connectivity(Connectivity::Four);
+        assert_eq!(distances(&four, 0, f32::INFINITY)[four.index(4, 2).unwrap()], Some(6.0));
+    }
+
+    #[test]
+    fn walls_force_detours_and_enclosures_are_unreachable() {
+        let g = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap().with_connectivity(Connectivity::Four);
+        let d = distances(&g, 0, f32::INFINITY);
+        assert_eq!(d[g.index(4, 0).unwrap()], None);
+        let g = Grid::from_rows(&["..@..", "..@..", "....."]).unwrap().with_connectivity(Connectivity::Four);
+        assert_eq!(distances(&g, 0, f32::INFINITY)[g.index(4, 0).unwrap()], Some(8.0));
+    }
+
+    #[test]
+    fn payloads_follow_the_nearest_start_and_ties_keep_the_smaller() {
+        let g = Grid::new(7, 1).unwrap();
+        let mut engine = BestFirst::<u32>::default();
+        let mut labels = |a: u32, b: u32| {
+            let mut got = vec![(0.0, 0); 7];
+            distance_sweep(&mut engine, &g, [(0, 0.0, a), (4, 2.0, b)], f32::INFINITY, |c, d, p| {
+                got[c] = (d, p);
+            });
+            got
+        };
+        // Cell 3 is 3 from both starts: the smaller payload wins, whichever start has it.
+        let d = [0.0, 1.0, 2.0, 3.0, 2.0, 3.0, 4.0];
+        let with = |p: [u32; 7]| d.into_iter().zip(p).collect::<Vec<_>>();
+        assert_eq!(labels(8, 9), with([8, 8, 8, 8, 9, 9, 9]));
+        assert_eq!(labels(9, 8), with([9, 9, 9, 8, 8, 8, 8]));
+    }
+
+    #[test]
+    fn limit_bounds_the_sweep_and_scratch_is_reusable() {
+        let g = Grid::new(9, 1).unwrap();
+        let mut scratch = PathScratch::new();
+        let mut seen = Vec::new();
+        scratch.sweep(&g, &[(4, 0.0)], 2.0, |c, _| seen.push(c));
+        seen.sort_unstable();
+        assert_eq!(seen, vec![2, 3, 4, 5, 6]);
+        seen.clear();
+        scratch.sweep(&g, &[(0, 0.0), (8, 0.5)], 1.0, |c, _| seen.push(c));
+        seen.sort_unstable();
+        assert_eq!(seen, vec![0, 1, 8]); // 7 is 1.5 from the second start
+    }
+}
