@@ -3,8 +3,10 @@
 //! Step 1 computes row `t` while step 2 computes row `t − 1` from the three newest rows of
 //! step 1, step 3 row `t − 2`, and so on: each intermediate step keeps only a ring of three
 //! rows, which stays in cache, so `n` steps read the map and write it once instead of `n`
-//! times. The rows of every step are computed by the same [`row`] function as a single
-//! step, in the same order per cell, so the result is bit-identical to `n` single steps.
+//! times. The rows of every step are computed by the same [`RowKernel`] as a single step,
+//! in the same order per cell, so the result is bit-identical to `n` single steps. The
+//! pipeline is written once for every kernel (portable, AVX-512): each brings its own row
+//! function and form of wall data.
 //!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
