@@ -144,18 +144,42 @@ impl Stamper {
         }
     }
 
+    /// Evaluates a source cell by cell, with the metric, the mode and (for the common
+    /// curves) the falloff fixed at compile time, so each row is one tight loop.
     fn stamp_direct(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
-        let reach = reach(grid, source);
-        let (w, h) = (grid.width() as isize, grid.height() as isize);
-        let (cx, cy) = at.cell;
-        let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(w - 1 - cx));
-        for dy in (-reach).max(-cy)..=reach.min(h - 1 - cy) {
-            let dy_cells = dy as f32 - at.offset.1;
-            if let Some(dx0) =
-                footprint_row(source, grid.cell_size(), dx_lo, dx_hi, at.offset.0, dy_cells, &mut self.row)
-            {
-                apply_row(grid, layer, source, cy + dy, cx + dx0, &self.row);
-            }
+        match source.metric() {
+            Metric::Euclidean => self.direct_metric::<Euclidean>(grid, layer, source, at),
+            Metric::Manhattan => self.direct_metric::<Manhattan>(grid, layer, source, at),
+            Metric::Octile | Metric::Path => self.direct_metric::<Octile>(grid, layer, source, at),
+        }
+    }
+
+    fn direct_metric<M: Straight>(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
+        match source.mode() {
+            Mode::Add => self.direct_mode::<M, Add>(grid, layer, source, at),
+            Mode::Set => self.direct_mode::<M, Set>(grid, layer, source, at),
+            Mode::Max => self.direct_mode::<M, Max>(grid, layer, source, at),
+        }
+    }
+
+    fn direct_mode<M: Straight, W: Combine>(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
+        let r = source.radius();
+        let cols = &mut self.row;
+        // The curve rebuilt in the closure, where the compiler sees its variant, so the inlined
+        // `Falloff::factor` folds to that curve alone: no per-cell dispatch.
+        macro_rules! curve {
+            ($f:expr) => {
+                direct_rows::<M, W>(cols, grid, layer, source, at, move |d| $f.factor(d, r))
+            };
+        }
+        match *source.falloff() {
+            Falloff::Linear => curve!(Falloff::Linear),
+            Falloff::Constant => curve!(Falloff::Constant),
+            Falloff::Exponential { rate } => curve!(Falloff::Exponential { rate }),
+            Falloff::Halving { step } => curve!(Falloff::Halving { step }),
+            Falloff::Polynomial { power } => curve!(Falloff::Polynomial { power }),
+            Falloff::Gaussian { sigma } => curve!(Falloff::Gaussian { sigma }),
+            ref other => direct_rows::<M, W>(cols, grid, layer, source, at, |d| other.factor(d, r)),
         }
     }
 
@@ -263,6 +287,164 @@ fn footprint_row(
     }
     source.falloff().factors_in_place(out, radius);
     Some(first)
+}
+
+/// A straight-line metric split into a per-column and a per-row term, so that a source's
+/// columns are prepared once and each cell costs one [`Straight::distance`]: bit-identical
+/// to [`Metric::length`] (the same operations on the same values).
+trait Straight {
+    /// The term of a column `x` cells across from the source.
+    fn term(x: f32) -> f32;
+    /// `Metric::length(x, y)` from the terms of `x` and of `y`.
+    fn distance(column: f32, row: f32) -> f32;
+}
+
+/// [`Metric::Euclidean`]: `sqrt(x² + y²)`.
+struct Euclidean;
+/// [`Metric::Manhattan`]: `|x| + |y|`.
+struct Manhattan;
+/// [`Metric::Octile`]: `max(|x|, |y|) + (√2 − 1)·min(|x|, |y|)`.
+struct Octile;
+
+impl Straight for Euclidean {
+    #[inline(always)]
+    fn term(x: f32) -> f32 {
+        x * x
+    }
+    #[inline(always)]
+    fn distance(column: f32, row: f32) -> f32 {
+        (column + row).sqrt()
+    }
+}
+
+impl Straight for Manhattan {
+    #[inline(always)]
+    fn term(x: f32) -> f32 {
+        x.abs()
+    }
+    #[inline(always)]
+    fn distance(column: f32, row: f32) -> f32 {
+        column + row
+    }
+}
+
+impl Straight for Octile {
+    #[inline(always)]
+    fn term(x: f32) -> f32 {
+        x.abs()
+    }
+    #[inline(always)]
+    fn distance(column: f32, row: f32) -> f32 {
+        column.max(row) + (std::f32::consts::SQRT_2 - 1.0) * column.min(row)
+    }
+}
+
+/// A [`Mode`] fixed at compile time: `combine(cell, value)` is `Mode::apply`.
+trait Combine {
+    fn combine(cell: f32, value: f32) -> f32;
+}
+
+struct Add;
+struct Set;
+struct Max;
+
+impl Combine for Add {
+    #[inline(always)]
+    fn combine(cell: f32, value: f32) -> f32 {
+        cell + value
+    }
+}
+
+impl Combine for Set {
+    #[inline(always)]
+    fn combine(_: f32, value: f32) -> f32 {
+        value
+    }
+}
+
+impl Combine for Max {
+    #[inline(always)]
+    fn combine(cell: f32, value: f32) -> f32 {
+        cell.max(value)
+    }
+}
+
+/// Direct evaluation of one source, row by row: the cells [`footprint_row`] and
+/// [`apply_row`] would give, with the same arithmetic per cell, but in one pass per row.
+///
+/// The columns' metric terms are computed once per source (into `cols`). Each row takes
+/// `footprint_row`'s estimated span and, in a single loop the compiler vectorises, computes
+/// distance, factor and combined value for every cell of it, keeping the value only where
+/// `distance <= radius` and the cell is walkable (the exact membership test, as a select
+/// rather than trimming the span). Covered columns are contiguous (each metric is monotone
+/// in `|x|`, rounding included), so when an end of the estimate is itself covered the run
+/// continues past it, as `footprint_row` extends it, cell by cell.
+#[inline(always)]
+fn direct_rows<M: Straight, W: Combine>(
+    cols: &mut Vec<f32>,
+    grid: &Grid,
+    layer: &mut Layer,
+    source: &Source,
+    at: Placement,
+    factor: impl Fn(f32) -> f32,
+) {
+    let reach = reach(grid, source);
+    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let (cx, cy) = at.cell;
+    let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(w - 1 - cx));
+    if dx_lo > dx_hi {
+        return; // the source's columns lie wholly beside the grid
+    }
+    let (fx, fy) = at.offset;
+    cols.clear();
+    // Through i32, as `Metric::distances_along_row` converts columns.
+    cols.extend((dx_lo..=dx_hi).map(|dx| M::term(dx as i32 as f32 - fx)));
+    let (metric, radius, cell_size, s) = (source.metric(), source.radius(), grid.cell_size(), source.strength());
+    let reach_cells = radius / cell_size;
+    let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
+    let (values, blocked) = (layer.values_mut(), grid.blocked());
+    for dy in (-reach).max(-cy)..=reach.min(h - 1 - cy) {
+        // The span estimate exactly as `footprint_row` makes it.
+        let dy_cells = dy as f32 - fy;
+        let half = metric.half_width(reach_cells, dy_cells);
+        let first = bound(fx - half - 2.0).max(dx_lo);
+        let last = bound(fx + half + 2.0).min(dx_hi);
+        if half.is_nan() || first > last {
+            continue;
+        }
+        let row = M::term(dy_cells);
+        // Index of column dx in the layer, and in `cols`.
+        let base = (cy + dy) * w + cx;
+        let (cell, col) = (|dx: isize| (base + dx) as usize, |dx: isize| (dx - dx_lo) as usize);
+        let distance = |dx: isize| M::distance(cols[col(dx)], row) * cell_size;
+        let span = cell(first)..cell(last) + 1;
+        let cells = values[span.clone()].iter_mut().zip(&blocked[span]).zip(&cols[col(first)..=col(last)]);
+        for ((c, &b), &column) in cells {
+            let d = M::distance(column, row) * cell_size;
+            let v = W::combine(*c, s * factor(d));
+            *c = if (d <= radius) & !b { v } else { *c };
+        }
+        let mut one = |dx: isize| {
+            let (i, d) = (cell(dx), distance(dx));
+            if !blocked[i] {
+                values[i] = W::combine(values[i], s * factor(d));
+            }
+        };
+        if distance(first) <= radius {
+            let mut dx = first - 1;
+            while dx >= dx_lo && distance(dx) <= radius {
+                one(dx);
+                dx -= 1;
+            }
+        }
+        if distance(last) <= radius {
+            let mut dx = last + 1;
+            while dx <= dx_hi && distance(dx) <= radius {
+                one(dx);
+                dx += 1;
+            }
+        }
+    }
 }
 
 /// Applies `strength · factor` to the walkable cells of row `y` from column `x0` on,
