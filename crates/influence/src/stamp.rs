@@ -162,14 +162,20 @@ impl Stamper {
         }
     }
 
-    fn direct_mode<M: Straight, W: Combine>(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
+    fn direct_mode<M: Straight, W: Combine>(
+        &mut self,
+        grid: &Grid,
+        layer: &mut Layer,
+        source: &Source,
+        at: Placement,
+    ) {
         let r = source.radius();
         let cols = &mut self.row;
         // The curve rebuilt in the closure, where the compiler sees its variant, so the inlined
         // `Falloff::factor` folds to that curve alone: no per-cell dispatch.
         macro_rules! curve {
             ($f:expr) => {
-                direct_rows::<M, W>(cols, grid, layer, source, at, move |d| $f.factor(d, r))
+                direct::<M, W>(cols, grid, layer, source, at, move |d| $f.factor(d, r))
             };
         }
         match *source.falloff() {
@@ -179,7 +185,7 @@ impl Stamper {
             Falloff::Halving { step } => curve!(Falloff::Halving { step }),
             Falloff::Polynomial { power } => curve!(Falloff::Polynomial { power }),
             Falloff::Gaussian { sigma } => curve!(Falloff::Gaussian { sigma }),
-            ref other => direct_rows::<M, W>(cols, grid, layer, source, at, |d| other.factor(d, r)),
+            ref other => direct::<M, W>(cols, grid, layer, source, at, |d| other.factor(d, r)),
         }
     }
 
@@ -293,6 +299,8 @@ fn footprint_row(
 /// columns are prepared once and each cell costs one [`Straight::distance`]: bit-identical
 /// to [`Metric::length`] (the same operations on the same values).
 trait Straight {
+    /// The metric, for its [`Metric::half_width`].
+    const METRIC: Metric;
     /// The term of a column `x` cells across from the source.
     fn term(x: f32) -> f32;
     /// `Metric::length(x, y)` from the terms of `x` and of `y`.
@@ -307,6 +315,7 @@ struct Manhattan;
 struct Octile;
 
 impl Straight for Euclidean {
+    const METRIC: Metric = Metric::Euclidean;
     #[inline(always)]
     fn term(x: f32) -> f32 {
         x * x
@@ -318,6 +327,7 @@ impl Straight for Euclidean {
 }
 
 impl Straight for Manhattan {
+    const METRIC: Metric = Metric::Manhattan;
     #[inline(always)]
     fn term(x: f32) -> f32 {
         x.abs()
@@ -329,6 +339,7 @@ impl Straight for Manhattan {
 }
 
 impl Straight for Octile {
+    const METRIC: Metric = Metric::Octile;
     #[inline(always)]
     fn term(x: f32) -> f32 {
         x.abs()
@@ -369,18 +380,35 @@ impl Combine for Max {
     }
 }
 
-/// Direct evaluation of one source, row by row: the cells [`footprint_row`] and
-/// [`apply_row`] would give, with the same arithmetic per cell, but in one pass per row.
-///
-/// The columns' metric terms are computed once per source (into `cols`). Each row takes
-/// `footprint_row`'s estimated span and, in a single loop the compiler vectorises, computes
-/// distance, factor and combined value for every cell of it, keeping the value only where
-/// `distance <= radius` and the cell is walkable (the exact membership test, as a select
-/// rather than trimming the span). Covered columns are contiguous (each metric is monotone
-/// in `|x|`, rounding included), so when an end of the estimate is itself covered the run
-/// continues past it, as `footprint_row` extends it, cell by cell.
+/// Cells evaluated together: one SSE register of `f32`.
+const LANES: isize = 4;
+
+/// What [`direct_rows`] needs of one source on one grid.
+#[derive(Clone, Copy)]
+struct Frame {
+    radius: f32,
+    cell_size: f32,
+    strength: f32,
+    /// The source's cell, and its position relative to that cell's centre (in cells).
+    cx: isize,
+    cy: isize,
+    fx: f32,
+    fy: f32,
+    width: isize,
+    height: isize,
+    reach: isize,
+    /// The footprint's columns within the grid, relative to `cx`.
+    dx_lo: isize,
+    dx_hi: isize,
+    /// The columns every row evaluates: `dx_lo..=dx_hi`, widened to whole chunks of
+    /// [`LANES`] within the grid; `cols[0]` is `span.0`'s term.
+    span: (isize, isize),
+}
+
+/// Direct evaluation of one source: its frame, the columns' metric terms (once per source,
+/// into `cols`), then [`direct_rows`].
 #[inline(always)]
-fn direct_rows<M: Straight, W: Combine>(
+fn direct<M: Straight, W: Combine>(
     cols: &mut Vec<f32>,
     grid: &Grid,
     layer: &mut Layer,
@@ -389,59 +417,97 @@ fn direct_rows<M: Straight, W: Combine>(
     factor: impl Fn(f32) -> f32,
 ) {
     let reach = reach(grid, source);
-    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let (width, height) = (grid.width() as isize, grid.height() as isize);
     let (cx, cy) = at.cell;
-    let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(w - 1 - cx));
+    let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(width - 1 - cx));
     if dx_lo > dx_hi {
         return; // the source's columns lie wholly beside the grid
     }
+    // Whole chunks: to the right while the grid allows, then to the left.
+    let short = |lo: isize, hi: isize| (LANES - (hi - lo + 1) % LANES) % LANES;
+    let hi = (dx_hi + short(dx_lo, dx_hi)).min(width - 1 - cx);
+    let span = ((dx_lo - short(dx_lo, hi)).max(-cx), hi);
     let (fx, fy) = at.offset;
     cols.clear();
-    // Through i32, as `Metric::distances_along_row` converts columns.
-    cols.extend((dx_lo..=dx_hi).map(|dx| M::term(dx as i32 as f32 - fx)));
-    let (metric, radius, cell_size, s) = (source.metric(), source.radius(), grid.cell_size(), source.strength());
+    cols.extend((span.0..=span.1).map(|dx| {
+        if (dx_lo..=dx_hi).contains(&dx) {
+            // Through i32, as `Metric::distances_along_row` converts columns.
+            M::term(dx as i32 as f32 - fx)
+        } else {
+            f32::INFINITY // beyond every radius: widening only
+        }
+    }));
+    let frame = Frame {
+        radius: source.radius(),
+        cell_size: grid.cell_size(),
+        strength: source.strength(),
+        cx,
+        cy,
+        fx,
+        fy,
+        width,
+        height,
+        reach,
+        dx_lo,
+        dx_hi,
+        span,
+    };
+    direct_rows::<M, W>(layer.values_mut(), grid.blocked(), cols, frame, factor);
+}
+
+/// The rows of a direct evaluation: exactly the cells [`footprint_row`] and [`apply_row`]
+/// give, with the same arithmetic per cell, in one pass per row.
+///
+/// A row is skipped where `footprint_row` skips it: its span estimate is NaN, or (for a
+/// source beside the grid) misses the grid. Otherwise `footprint_row` yields every column
+/// of the grid within reach whose `distance <= radius`: those columns are contiguous, as
+/// each metric is monotone in `|x|`, rounding included, and they hold the column nearest
+/// the source; the estimate holds that column too, and the run is followed past its ends.
+///
+/// So every row evaluates the same span, the footprint's whole width within the grid:
+/// the same trip count row after row, which the branch predictor follows, and no span to
+/// work out per row. Widened to whole chunks of [`LANES`] cells (the extra columns are
+/// infinitely far), the span is one loop the compiler vectorises without a scalar tail: for
+/// every cell it computes distance, factor and combined value, and keeps the value where
+/// `distance <= radius` and the cell is walkable — a select, not a branch. Rows without
+/// walls take a loop that does not look at the walls.
+#[inline(never)]
+fn direct_rows<M: Straight, W: Combine>(
+    values: &mut [f32],
+    blocked: &[bool],
+    cols: &[f32],
+    f: Frame,
+    factor: impl Fn(f32) -> f32,
+) {
+    let Frame { radius, cell_size, strength: s, cx, cy, fx, fy, width, height, reach, dx_lo, dx_hi, span } =
+        f;
     let reach_cells = radius / cell_size;
     let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
-    let (values, blocked) = (layer.values_mut(), grid.blocked());
-    for dy in (-reach).max(-cy)..=reach.min(h - 1 - cy) {
-        // The span estimate exactly as `footprint_row` makes it.
+    // With the source's own column in the grid, the estimate always holds it; beside the
+    // grid, it may miss the grid.
+    let beside = !(dx_lo..=dx_hi).contains(&0);
+    let value = |c: f32, d: f32| W::combine(c, s * factor(d));
+    for dy in (-reach).max(-cy)..=reach.min(height - 1 - cy) {
         let dy_cells = dy as f32 - fy;
-        let half = metric.half_width(reach_cells, dy_cells);
-        let first = bound(fx - half - 2.0).max(dx_lo);
-        let last = bound(fx + half + 2.0).min(dx_hi);
-        if half.is_nan() || first > last {
+        let half = M::METRIC.half_width(reach_cells, dy_cells);
+        if half.is_nan() || beside && bound(fx - half - 2.0).max(dx_lo) > bound(fx + half + 2.0).min(dx_hi) {
             continue;
         }
         let row = M::term(dy_cells);
-        // Index of column dx in the layer, and in `cols`.
-        let base = (cy + dy) * w + cx;
-        let (cell, col) = (|dx: isize| (base + dx) as usize, |dx: isize| (dx - dx_lo) as usize);
-        let distance = |dx: isize| M::distance(cols[col(dx)], row) * cell_size;
-        let span = cell(first)..cell(last) + 1;
-        let cells = values[span.clone()].iter_mut().zip(&blocked[span]).zip(&cols[col(first)..=col(last)]);
-        for ((c, &b), &column) in cells {
-            let d = M::distance(column, row) * cell_size;
-            let v = W::combine(*c, s * factor(d));
-            *c = if (d <= radius) & !b { v } else { *c };
-        }
-        let mut one = |dx: isize| {
-            let (i, d) = (cell(dx), distance(dx));
-            if !blocked[i] {
-                values[i] = W::combine(values[i], s * factor(d));
+        let start = ((cy + dy) * width + cx + span.0) as usize;
+        let cells = start..start + cols.len();
+        let (values, blocked) = (&mut values[cells.clone()], &blocked[cells]);
+        if blocked.iter().fold(false, |any, &b| any | b) {
+            for ((c, &b), &column) in values.iter_mut().zip(blocked).zip(cols) {
+                let d = M::distance(column, row) * cell_size;
+                let v = value(*c, d);
+                *c = if (d <= radius) & !b { v } else { *c };
             }
-        };
-        if distance(first) <= radius {
-            let mut dx = first - 1;
-            while dx >= dx_lo && distance(dx) <= radius {
-                one(dx);
-                dx -= 1;
-            }
-        }
-        if distance(last) <= radius {
-            let mut dx = last + 1;
-            while dx <= dx_hi && distance(dx) <= radius {
-                one(dx);
-                dx += 1;
+        } else {
+            for (c, &column) in values.iter_mut().zip(cols) {
+                let d = M::distance(column, row) * cell_size;
+                let v = value(*c, d);
+                *c = if d <= radius { v } else { *c };
             }
         }
     }
