@@ -1,30 +1,34 @@
 //! Stamping 1,000 sources of radius 8 into a 1024 × 1024 grid: the cached-kernel stamper,
 //! the same stamper evaluating every source directly, and `influence::reference::stamp`
-//! (per cell: bounds-checked indexing, distance and falloff recomputed), in one run.
+//! (per cell: bounds-checked indexing, distance and falloff recomputed), in one run. Then
+//! the same sources moved off their cell centres, which the stamper evaluates directly.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use influence::glam::Vec2;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
 use std::hint::black_box;
 
 const SIZE: usize = 1024;
 const RADIUS: f32 = 8.0;
 
-fn sources(grid: &Grid, n: usize) -> Vec<Source> {
+/// `n` sources at cell centres, each moved by `offset` (in world units).
+fn sources(grid: &Grid, n: usize, offset: Vec2) -> Vec<Source> {
     let mut s = 0x9E37_79B9_7F4A_7C15_u64;
     (0..n)
         .map(|_| {
             s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let (x, y) = ((s >> 20) as usize % SIZE, (s >> 42) as usize % SIZE);
-            Source::new(grid.cell_center(x, y), 1.0 + (s % 7) as f32, Falloff::Linear, RADIUS).unwrap()
+            let at = grid.cell_center(x, y) + offset;
+            Source::new(at, 1.0 + (s % 7) as f32, Falloff::Linear, RADIUS).unwrap()
         })
         .collect()
 }
 
 fn bench(c: &mut Criterion) {
     let grid = Grid::new(SIZE, SIZE).unwrap();
-    let all = sources(&grid, 1000);
+    let all = sources(&grid, 1000, Vec2::ZERO);
     let mut group = c.benchmark_group("stamp_1000_r8_1024");
     group.throughput(Throughput::Elements(all.len() as u64));
     let mut layer = Layer::for_space(&grid);
@@ -41,6 +45,27 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             layer.fill(0.0);
             direct.stamp_all(&grid, &mut layer, &all);
+            black_box(layer.values()[0])
+        });
+    });
+    group.bench_function(BenchmarkId::new("reference", 1000), |b| {
+        b.iter(|| {
+            layer.fill(0.0);
+            influence::reference::stamp(&grid, &mut layer, &all);
+            black_box(layer.values()[0])
+        });
+    });
+    group.finish();
+
+    // Off-centre: no kernel applies, every source is evaluated directly.
+    let all = sources(&grid, 1000, Vec2::new(0.37, -0.19));
+    let mut group = c.benchmark_group("stamp_offcentre_1000_r8_1024");
+    group.throughput(Throughput::Elements(all.len() as u64));
+    let mut stamper = Stamper::new();
+    group.bench_function(BenchmarkId::new("stamper", 1000), |b| {
+        b.iter(|| {
+            layer.fill(0.0);
+            stamper.stamp_all(&grid, &mut layer, &all);
             black_box(layer.values()[0])
         });
     });
