@@ -1,0 +1,218 @@
+//! Direct evaluation of a source's footprint, one pass per row over the footprint's whole
+//! width, compiled per metric, mode and common curve: what a source off the cell centres
+//! (or beyond the kernel cache) costs. It covers the cells [`footprint_row`](super::footprint_row)
+//! covers with the same operations per cell, so it gives the same bits.
+
+use super::{reach, Placement};
+use crate::source::{Metric, Source};
+use crate::space::Grid;
+
+/// A straight-line metric split into a per-column and a per-row term, so that a source's
+/// columns are prepared once and each cell costs one [`Straight::distance`]: bit-identical
+/// to [`Metric::length`] (the same operations on the same values).
+pub(super) trait Straight {
+    /// The metric, for its [`Metric::half_width`].
+    const METRIC: Metric;
+    /// The term of a column `x` cells across from the source.
+    fn term(x: f32) -> f32;
+    /// `Metric::length(x, y)` from the terms of `x` and of `y`.
+    fn distance(column: f32, row: f32) -> f32;
+}
+
+/// [`Metric::Euclidean`]: `sqrt(x² + y²)`.
+pub(super) struct Euclidean;
+/// [`Metric::Manhattan`]: `|x| + |y|`.
+pub(super) struct Manhattan;
+/// [`Metric::Octile`]: `max(|x|, |y|) + (√2 − 1)·min(|x|, |y|)`.
+pub(super) struct Octile;
+
+impl Straight for Euclidean {
+    const METRIC: Metric = Metric::Euclidean;
+    #[inline(always)]
+    fn term(x: f32) -> f32 {
+        x * x
+    }
+    #[inline(always)]
+    fn distance(column: f32, row: f32) -> f32 {
+        (column + row).sqrt()
+    }
+}
+
+impl Straight for Manhattan {
+    const METRIC: Metric = Metric::Manhattan;
+    #[inline(always)]
+    fn term(x: f32) -> f32 {
+        x.abs()
+    }
+    #[inline(always)]
+    fn distance(column: f32, row: f32) -> f32 {
+        column + row
+    }
+}
+
+impl Straight for Octile {
+    const METRIC: Metric = Metric::Octile;
+    #[inline(always)]
+    fn term(x: f32) -> f32 {
+        x.abs()
+    }
+    #[inline(always)]
+    fn distance(column: f32, row: f32) -> f32 {
+        column.max(row) + (std::f32::consts::SQRT_2 - 1.0) * column.min(row)
+    }
+}
+
+/// A [`Mode`](crate::Mode) fixed at compile time: `combine(cell, value)` is `Mode::apply`.
+pub(super) trait Combine {
+    fn combine(cell: f32, value: f32) -> f32;
+}
+
+pub(super) struct Add;
+pub(super) struct Set;
+pub(super) struct Max;
+
+impl Combine for Add {
+    #[inline(always)]
+    fn combine(cell: f32, value: f32) -> f32 {
+        cell + value
+    }
+}
+
+impl Combine for Set {
+    #[inline(always)]
+    fn combine(_: f32, value: f32) -> f32 {
+        value
+    }
+}
+
+impl Combine for Max {
+    #[inline(always)]
+    fn combine(cell: f32, value: f32) -> f32 {
+        cell.max(value)
+    }
+}
+
+/// Cells evaluated together: one SSE register of `f32`.
+const LANES: isize = 4;
+
+/// What [`direct_rows`] needs of one source on one grid.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Frame {
+    radius: f32,
+    cell_size: f32,
+    strength: f32,
+    /// The source's cell, and its position relative to that cell's centre (in cells).
+    cx: isize,
+    cy: isize,
+    fx: f32,
+    fy: f32,
+    width: isize,
+    height: isize,
+    reach: isize,
+    /// The footprint's columns within the grid, relative to `cx`.
+    pub(super) dx_lo: isize,
+    pub(super) dx_hi: isize,
+    /// The columns every row evaluates: `dx_lo..=dx_hi`, widened to whole chunks of
+    /// [`LANES`] cells as far as the grid allows.
+    pub(super) span: (isize, isize),
+}
+
+impl Frame {
+    /// `None` when the source's columns lie wholly beside the grid.
+    pub(super) fn new(grid: &Grid, source: &Source, at: Placement) -> Option<Self> {
+        let reach = reach(grid, source);
+        let (width, height) = (grid.width() as isize, grid.height() as isize);
+        let (cx, cy) = at.cell;
+        let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(width - 1 - cx));
+        if dx_lo > dx_hi {
+            return None;
+        }
+        // To the right while the grid allows, then to the left.
+        let short = |lo: isize, hi: isize| (LANES - (hi - lo + 1) % LANES) % LANES;
+        let hi = (dx_hi + short(dx_lo, dx_hi)).min(width - 1 - cx);
+        let span = ((dx_lo - short(dx_lo, hi)).max(-cx), hi);
+        Some(Self {
+            radius: source.radius(),
+            cell_size: grid.cell_size(),
+            strength: source.strength(),
+            cx,
+            cy,
+            fx: at.offset.0,
+            fy: at.offset.1,
+            width,
+            height,
+            reach,
+            dx_lo,
+            dx_hi,
+            span,
+        })
+    }
+}
+
+/// The rows of a direct evaluation: exactly the cells, factors and values that
+/// [`footprint_row`](super::footprint_row) and [`apply_row`](super::apply_row) give, computed in one pass per row. `cols` holds the
+/// metric terms of the columns `f.span`.
+///
+/// A row is skipped where `footprint_row` skips it: its span estimate is NaN, or (for a
+/// source beside the grid) misses the grid. Otherwise `footprint_row` yields every column
+/// of the grid within reach whose `distance <= radius`. Those columns are contiguous — each
+/// metric is monotone in `|x|`, rounding included — so they hold the column within reach
+/// nearest the source if any does; the estimate holds that column, and `footprint_row`
+/// follows the run past the estimate's ends.
+///
+/// So every row here evaluates the same columns, the footprint's whole width: the same trip
+/// count row after row, which the branch predictor follows, and no span to work out per
+/// row. Widened to whole chunks of [`LANES`] cells (by columns beyond reach, whose terms are
+/// infinite), the span is one loop the compiler vectorises with no scalar tail: per cell it
+/// computes distance, factor and combined value, and keeps the value where
+/// `distance <= radius` and the cell is walkable — a select, not a branch. Rows without
+/// walls take a loop that does not read them.
+#[inline(never)]
+pub(super) fn direct_rows<M: Straight, W: Combine>(
+    values: &mut [f32],
+    blocked: &[bool],
+    cols: &[f32],
+    f: &Frame,
+    factor: impl Fn(f32) -> f32,
+) {
+    let Frame { radius, cell_size, strength: s, cx, cy, fx, fy, width, height, reach, dx_lo, dx_hi, span } =
+        *f;
+    let reach_cells = radius / cell_size;
+    let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
+    // The estimate always holds the source's own column; only a source beside the grid
+    // can have it miss the grid.
+    let beside = !(dx_lo..=dx_hi).contains(&0);
+    let value = |c: f32, d: f32| W::combine(c, s * factor(d));
+    for dy in (-reach).max(-cy)..=reach.min(height - 1 - cy) {
+        let dy_cells = dy as f32 - fy;
+        let half = M::METRIC.half_width(reach_cells, dy_cells);
+        if half.is_nan() || beside && bound(fx - half - 2.0).max(dx_lo) > bound(fx + half + 2.0).min(dx_hi) {
+            continue;
+        }
+        let row = M::term(dy_cells);
+        let start = ((cy + dy) * width + cx + span.0) as usize;
+        let cells = start..start + cols.len();
+        let (values, blocked) = (&mut values[cells.clone()], &blocked[cells]);
+        if walled(blocked) {
+            for ((c, &b), &column) in values.iter_mut().zip(blocked).zip(cols) {
+                let d = M::distance(column, row) * cell_size;
+                let v = value(*c, d);
+                *c = if (d <= radius) & !b { v } else { *c };
+            }
+        } else {
+            for (c, &column) in values.iter_mut().zip(cols) {
+                let d = M::distance(column, row) * cell_size;
+                let v = value(*c, d);
+                *c = if d <= radius { v } else { *c };
+            }
+        }
+    }
+}
+
+/// Whether any of `blocked` is: a chunk's flags at a time, as one 32-bit load each.
+#[inline(always)]
+fn walled(blocked: &[bool]) -> bool {
+    let (chunks, rest) = blocked.as_chunks::<{ LANES as usize }>();
+    let any = chunks.iter().fold(0, |any, chunk| any | u32::from_ne_bytes(chunk.map(u8::from)));
+    any != 0 || rest.contains(&true)
+}
