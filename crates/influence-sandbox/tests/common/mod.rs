@@ -8,7 +8,7 @@ pub mod reference;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A response.
 #[derive(Debug)]
@@ -31,16 +31,23 @@ impl Reply {
     }
 }
 
+/// How long [`raw`] waits for each read of the reply.
+const READ_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// Sends raw bytes and reads the reply until the server closes the connection.
+///
+/// Panics if no complete head came back, saying how the read ended (closed, reset, timed out)
+/// and after how long, so that a failure under load names its cause.
 pub fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
+    let started = Instant::now();
     let mut stream = TcpStream::connect(addr).expect("connect");
-    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    stream.set_read_timeout(Some(READ_TIMEOUT)).unwrap();
     // The server may answer (and close) before all of an over-limit request is sent.
-    let _ = stream.write_all(request);
+    let sent = stream.write_all(request);
     // Read until the body announced by Content-Length is in, or the server closes.
     let mut data = Vec::new();
     let mut buf = [0u8; 64 * 1024];
-    loop {
+    let ended = loop {
         if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
             let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
             let length = head
@@ -48,13 +55,25 @@ pub fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
                 .find_map(|l| l.strip_prefix("content-length:"))
                 .and_then(|v| v.trim().parse().ok());
             if length.is_some_and(|n: usize| data.len() >= end + 4 + n) {
-                break;
+                break None;
             }
         }
         match stream.read(&mut buf) {
-            Ok(0) | Err(_) => break,
+            Ok(0) => break Some("the server closed the connection".to_owned()),
+            Err(e) => break Some(format!("reading failed: {e} ({:?})", e.kind())),
             Ok(n) => data.extend_from_slice(&buf[..n]),
         }
+    };
+    if !data.windows(4).any(|w| w == b"\r\n\r\n") {
+        let line = request.split(|&b| b == b'\r').next().unwrap_or_default();
+        panic!(
+            "no complete reply to {:?} after {:?}: {}; sending {}; received {:?}",
+            String::from_utf8_lossy(line),
+            started.elapsed(),
+            ended.as_deref().unwrap_or("?"),
+            sent.map_or_else(|e| format!("failed: {e}"), |()| "succeeded".to_owned()),
+            String::from_utf8_lossy(&data),
+        );
     }
     parse_reply(&data)
 }
