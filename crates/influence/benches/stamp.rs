@@ -5,7 +5,8 @@
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::measurement::WallTime;
+use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use influence::glam::Vec2;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
 use std::hint::black_box;
@@ -26,35 +27,32 @@ fn sources(grid: &Grid, n: usize, offset: Vec2) -> Vec<Source> {
         .collect()
 }
 
+/// How long `stamp` takes to fill a zeroed `layer`.
+fn measure(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    layer: &mut Layer,
+    mut stamp: impl FnMut(&mut Layer),
+) {
+    group.bench_function(BenchmarkId::new(name, 1000), |b| {
+        b.iter(|| {
+            layer.fill(0.0);
+            stamp(layer);
+            black_box(layer.values()[0])
+        });
+    });
+}
+
 fn bench(c: &mut Criterion) {
     let grid = Grid::new(SIZE, SIZE).unwrap();
+    let mut layer = Layer::for_space(&grid);
     let all = sources(&grid, 1000, Vec2::ZERO);
     let mut group = c.benchmark_group("stamp_1000_r8_1024");
     group.throughput(Throughput::Elements(all.len() as u64));
-    let mut layer = Layer::for_space(&grid);
-    let mut cached = Stamper::new();
-    group.bench_function(BenchmarkId::new("kernels", 1000), |b| {
-        b.iter(|| {
-            layer.fill(0.0);
-            cached.stamp_all(&grid, &mut layer, &all);
-            black_box(layer.values()[0])
-        });
-    });
-    let mut direct = Stamper::direct();
-    group.bench_function(BenchmarkId::new("direct", 1000), |b| {
-        b.iter(|| {
-            layer.fill(0.0);
-            direct.stamp_all(&grid, &mut layer, &all);
-            black_box(layer.values()[0])
-        });
-    });
-    group.bench_function(BenchmarkId::new("reference", 1000), |b| {
-        b.iter(|| {
-            layer.fill(0.0);
-            influence::reference::stamp(&grid, &mut layer, &all);
-            black_box(layer.values()[0])
-        });
-    });
+    let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
+    measure(&mut group, "kernels", &mut layer, |l| cached.stamp_all(&grid, l, &all));
+    measure(&mut group, "direct", &mut layer, |l| direct.stamp_all(&grid, l, &all));
+    measure(&mut group, "reference", &mut layer, |l| influence::reference::stamp(&grid, l, &all));
     group.finish();
 
     // Off-centre: no kernel applies, every source is evaluated directly.
@@ -62,20 +60,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("stamp_offcentre_1000_r8_1024");
     group.throughput(Throughput::Elements(all.len() as u64));
     let mut stamper = Stamper::new();
-    group.bench_function(BenchmarkId::new("stamper", 1000), |b| {
-        b.iter(|| {
-            layer.fill(0.0);
-            stamper.stamp_all(&grid, &mut layer, &all);
-            black_box(layer.values()[0])
-        });
-    });
-    group.bench_function(BenchmarkId::new("reference", 1000), |b| {
-        b.iter(|| {
-            layer.fill(0.0);
-            influence::reference::stamp(&grid, &mut layer, &all);
-            black_box(layer.values()[0])
-        });
-    });
+    measure(&mut group, "stamper", &mut layer, |l| stamper.stamp_all(&grid, l, &all));
+    measure(&mut group, "reference", &mut layer, |l| influence::reference::stamp(&grid, l, &all));
     group.finish();
 }
 
