@@ -161,6 +161,35 @@ fn long_thin_and_tiny_grids_take_the_border_path() {
     }
 }
 
+/// Maps of 2²² cells or more have their steps' output written past the caches (streamed):
+/// a map that size, with rows that start at every offset from a 64-byte boundary (an odd
+/// width), walls and seeds, single and fused steps against the generic rule.
+#[test]
+fn maps_beyond_the_caches_stream_the_same_bits() {
+    let (w, h) = (4099, 1024);
+    for conn in [Connectivity::Four, Connectivity::Eight] {
+        let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
+        for i in (0..w * h).filter(|i| (i * 7919) % 11 == 0) {
+            grid.set_blocked(i % w, i / w, true).unwrap();
+        }
+        let seeds: Vec<Seed> =
+            (0..64).map(|i| Seed::new((i * 65_537 + 1) % (w * h), 1.0 + i as f32)).collect();
+        let d = Diffusion::new(0.1, 0.6).unwrap();
+        let (mut fast, mut fused, mut generic) =
+            (Propagator::new(&grid, d), Propagator::new(&grid, d), Propagator::new(&grid, d));
+        for _ in 0..2 {
+            fast.write_seeds(&grid, &seeds).unwrap();
+            fast.step_grid(&grid);
+            generic.write_seeds(&grid, &seeds).unwrap();
+            generic.step(&grid);
+        }
+        fused.steps_grid(&grid, 2, &seeds).unwrap();
+        assert_eq!(bits(fast.values()), bits(generic.values()), "{conn:?}");
+        assert_eq!(bits(fused.values()), bits(generic.values()), "{conn:?}");
+        assert!(generic.values().values().iter().filter(|&&v| v > 0.0).count() > 64 * 5);
+    }
+}
+
 #[test]
 fn fused_steps_refuse_bad_seeds_and_finish_a_sliced_step_first() {
     let grid = Grid::from_rows(&["......", "..@...", "......", "...@..", "......"]).unwrap();

@@ -22,11 +22,13 @@
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::{
-    __m512, _mm512_abs_ps, _mm512_add_ps, _mm512_alignr_epi32, _mm512_castps_si512, _mm512_castsi512_ps,
-    _mm512_cmpeq_epi8_mask, _mm512_loadu_ps, _mm512_loadu_si512, _mm512_mask_cmp_ps_mask, _mm512_mask_max_ps,
-    _mm512_mask_storeu_ps, _mm512_maskz_loadu_epi8, _mm512_maskz_loadu_ps, _mm512_maskz_max_ps,
-    _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_mul_ps, _mm512_set1_ps, _mm512_setzero_ps,
-    _mm512_setzero_si512, _mm512_storeu_ps, _mm512_sub_ps, _mm_prefetch, _CMP_NLT_UQ, _MM_HINT_T0,
+    __m512, _mm512_abs_ps, _mm512_add_epi32, _mm512_add_ps, _mm512_alignr_epi32, _mm512_castps_si512,
+    _mm512_castsi512_ps, _mm512_cmpeq_epi8_mask, _mm512_loadu_ps, _mm512_loadu_si512,
+    _mm512_mask_cmp_ps_mask, _mm512_mask_max_ps, _mm512_mask_storeu_ps, _mm512_maskz_loadu_epi8,
+    _mm512_maskz_loadu_ps, _mm512_maskz_max_ps, _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_mul_ps,
+    _mm512_permutex2var_ps, _mm512_set1_epi32, _mm512_set1_ps, _mm512_setr_epi32, _mm512_setzero_ps,
+    _mm512_setzero_si512, _mm512_storeu_ps, _mm512_stream_ps, _mm512_sub_ps, _mm_prefetch, _mm_sfence,
+    _CMP_NLT_UQ, _MM_HINT_T0,
 };
 use std::marker::PhantomData;
 
@@ -68,15 +70,25 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     }
 
     #[inline(always)]
-    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, ahead: *const f32) {
+    fn row(
+        &self,
+        values: [&[f32]; 3],
+        masks: [&[u32]; 3],
+        out: &mut [f32],
+        k: &Coefs,
+        ahead: *const f32,
+        stream: bool,
+    ) {
         // The shortcut holds for exponential decay with a factor above 0 (see the module docs).
         let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        let bits = masks[1];
         // SAFETY: as in `fill`.
         unsafe {
-            if floor {
-                row::<R, EIGHT, true>(values, masks[1], out, k, ahead);
-            } else {
-                row::<R, EIGHT, false>(values, masks[1], out, k, ahead);
+            match (floor, stream) {
+                (true, false) => row::<R, EIGHT, true, false>(values, bits, out, k, ahead),
+                (false, false) => row::<R, EIGHT, false, false>(values, bits, out, k, ahead),
+                (true, true) => row::<R, EIGHT, true, true>(values, bits, out, k, ahead),
+                (false, true) => row::<R, EIGHT, false, true>(values, bits, out, k, ahead),
             }
         }
     }
@@ -296,10 +308,14 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
 }
 
 /// One row: [`grid_kernel::row`](super::grid_kernel) on 16 lanes; `read` is a row to
-/// prefetch (or null).
+/// prefetch (or null). With `STREAM`, the chunks between the row's ends are written with
+/// non-temporal stores, which need 64-byte aligned addresses: each is stored as the aligned
+/// block that ends inside it, made of its own lanes and the chunk's before it, and the two
+/// chunks at the ends of that run also get an ordinary store (same values) to cover the
+/// cells no block covers.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn row<R: Rule, const EIGHT: bool, const FLOOR: bool>(
+fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool>(
     v: [&[f32]; 3],
     bits: &[u32],
     out: &mut [f32],
@@ -319,6 +335,15 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     };
     // SAFETY (gates): the bit rows are as wide as `out` (asserted above), and 16j < w.
     let gates = |j| unsafe { gates::<EIGHT>(bits, j) };
+    // Streaming: the first cell of each chunk's at a 64-byte boundary (0 to 15), so that the
+    // aligned block ending in chunk j starts `back` cells before it, and the lane order that
+    // joins its lanes from the chunk before (`aligned..16`) and from its own (`0..aligned`).
+    let aligned = (out.as_ptr() as usize / 4).wrapping_neg() % 16;
+    let back = 16 - aligned;
+    let join = _mm512_add_epi32(
+        _mm512_set1_epi32(aligned as i32),
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+    );
     let mut j = 0;
     while j < chunks {
         if j == 0 || 16 * (j + 2) > w {
@@ -341,6 +366,7 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool>(
         // SAFETY: 1 ≤ j and 16 (j + 2) ≤ w, so chunks j − 1 and j lie in the row.
         let (mut before, mut now) =
             unsafe { (_mm512_loadu_ps(here.add(16 * (j - 1))), _mm512_loadu_ps(here.add(16 * j))) };
+        let (first, mut last) = (j, _mm512_setzero_ps());
         while 16 * (j + 2) <= w {
             // SAFETY: as above, for chunk j + 1 and cells 16j − 1 ..= 16j + 16.
             let (after, [a, b]) =
@@ -351,10 +377,27 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool>(
                 // A prefetch is only a hint: it reads nothing and cannot fault.
                 _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());
             }
-            // SAFETY: 16j + 16 < w, so the chunk lies in `out`.
-            unsafe { _mm512_storeu_ps(out.as_mut_ptr().add(16 * j), new) };
+            let dst = out.as_mut_ptr().wrapping_add(16 * j);
+            if !STREAM || j == first {
+                // SAFETY: 16j + 16 < w, so the chunk lies in `out`.
+                unsafe { _mm512_storeu_ps(dst, new) };
+            } else {
+                // SAFETY: the block starts `back` (1 to 16) cells before the chunk, in the
+                // chunk before it (in `out`, as j > first), at a 64-byte boundary, and ends
+                // before 16j + 16 < w.
+                unsafe { _mm512_stream_ps(dst.wrapping_sub(back), _mm512_permutex2var_ps(last, join, new)) };
+            }
+            last = new;
             (before, now) = (now, after);
             j += 1;
+        }
+        if STREAM && j > first + 1 {
+            // SAFETY: chunk j − 1 lies in `out` (the loop stored it). The fence orders the
+            // streamed stores before any later store, as ordinary stores are ordered.
+            unsafe {
+                _mm512_storeu_ps(out.as_mut_ptr().add(16 * (j - 1)), last);
+                _mm_sfence();
+            }
         }
     }
 }
@@ -402,11 +445,24 @@ mod tests {
             fast.fill(around, &mut bits[y]);
         }
         let v = [&values[0][..], &values[1], &values[2]];
-        let (mut want, mut got) = (vec![9.0; w], vec![9.0; w]);
-        portable.row(v, [&lanes[0], &lanes[1], &lanes[2]], &mut want, &k, std::ptr::null());
-        fast.row(v, [&bits[0], &bits[1], &bits[2]], &mut got, &k, values[0].as_ptr());
+        let mut want = vec![9.0; w];
+        portable.row(v, [&lanes[0], &lanes[1], &lanes[2]], &mut want, &k, std::ptr::null(), false);
         let as_bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-        assert_eq!(as_bits(&got), as_bits(&want), "width {w}, seed {seed}, {d:?}, eight {EIGHT}");
+        // Streamed rows at every offset from a 64-byte boundary, and cells beside the row
+        // left alone.
+        let skew = (seed % 16) as usize;
+        for stream in [false, true] {
+            let mut got = vec![9.0; w + 32];
+            let row = &mut got[skew..][..w];
+            fast.row(v, [&bits[0], &bits[1], &bits[2]], row, &k, values[0].as_ptr(), stream);
+            assert_eq!(
+                as_bits(row),
+                as_bits(&want),
+                "width {w}, seed {seed}, {d:?}, eight {EIGHT}, stream {stream}"
+            );
+            let beside = got[..skew].iter().chain(&got[skew + w..]);
+            assert!(beside.clone().all(|&x| x == 9.0), "a store outside the row: width {w}, skew {skew}");
+        }
     }
 
     #[test]

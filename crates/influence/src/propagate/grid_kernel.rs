@@ -48,7 +48,15 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
         }
     }
     #[inline(always)]
-    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, _ahead: *const f32) {
+    fn row(
+        &self,
+        values: [&[f32]; 3],
+        masks: [&[u32]; 3],
+        out: &mut [f32],
+        k: &Coefs,
+        _: *const f32,
+        _: bool,
+    ) {
         row::<R, EIGHT>(values, masks, out, k);
     }
 }
