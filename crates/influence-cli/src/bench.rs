@@ -11,6 +11,9 @@
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | the reference step iterated until a step changes nothing | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | [`plain_flood`] below: whole-map scans per step | cell the fill heats |
 //!
+//! Each kernel is timed in turns with the copy, so that the two see the same load on a
+//! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
+//!
 //! The flood's cost grows with the cells it heats, not with the map, so it is reported per
 //! heated cell; its reference scans the whole map every step (as the articles' code does),
 //! so the ratio grows with the map.
@@ -79,19 +82,25 @@ pub fn run(
     let mut records = Vec::new();
     for &size in sizes {
         let cells = (size * size) as f64;
-        let copy = copy_floor(size * size, budget) / cells;
+        let (src, mut dst) = (vec![1.0f32; size * size], vec![0.0f32; size * size]);
+        let mut copy = || {
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut dst);
+        };
         for kernel in KERNELS.iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name)) {
             let thread_counts: &[usize] = if kernel.parallel { &[1, PARALLEL_THREADS] } else { &[1] };
             for &threads in thread_counts {
                 let (mut fast, mut reference, per) = (kernel.setup)(size, threads);
                 let per = per.max(1) as f64;
+                // The kernel and the copy in turns, so that their ratio sees one load.
+                let [fast, copy] = best_times([&mut *fast, &mut copy], budget);
                 let record = Record {
                     kernel: kernel.name,
                     size,
                     threads,
-                    ns_per_cell: best_time(&mut *fast, budget) / per,
+                    ns_per_cell: fast / per,
                     reference_ns_per_cell: best_time(&mut *reference, budget) / per,
-                    copy_ns_per_cell: copy,
+                    copy_ns_per_cell: copy / cells,
                 };
                 progress(&record);
                 records.push(record);
@@ -119,28 +128,30 @@ pub fn line(r: &Record) -> String {
 /// The fastest of repeated runs, in nanoseconds: the least disturbed by other work on a
 /// shared machine. Runs at least three times and until `budget` is spent.
 pub fn best_time(f: &mut dyn FnMut(), budget: Duration) -> f64 {
-    let start = Instant::now();
-    let mut best = f64::INFINITY;
-    let mut runs = 0;
-    while runs < 3 || start.elapsed() < budget {
-        let t = Instant::now();
-        f();
-        best = best.min(t.elapsed().as_nanos() as f64);
-        runs += 1;
-    }
+    let [best] = best_times([f], budget);
     best
 }
 
-fn copy_floor(cells: usize, budget: Duration) -> f64 {
-    let src = vec![1.0f32; cells];
-    let mut dst = vec![0.0f32; cells];
-    best_time(
-        &mut || {
-            dst.copy_from_slice(black_box(&src));
-            black_box(&mut dst);
-        },
-        budget,
-    )
+/// [`best_time`] of several functions run in turns, each at least four times, until
+/// `budget` is spent on each on average: a burst of load elsewhere on the machine slows
+/// all of them alike, so ratios between them hold better than between separate runs. Each
+/// turn runs a function twice, so that its second run finds its data where its first left
+/// it (in cache, on maps that fit), as a run among runs of its own would.
+pub fn best_times<const N: usize>(mut fs: [&mut dyn FnMut(); N], budget: Duration) -> [f64; N] {
+    let start = Instant::now();
+    let mut best = [f64::INFINITY; N];
+    let mut turns = 0;
+    while turns < 2 || start.elapsed() < budget * N as u32 {
+        for (f, best) in fs.iter_mut().zip(&mut best) {
+            for _ in 0..2 {
+                let t = Instant::now();
+                f();
+                *best = best.min(t.elapsed().as_nanos() as f64);
+            }
+        }
+        turns += 1;
+    }
+    best
 }
 
 /// One source per 256 cells, radius 8 cells, at pseudo-random off-centre positions.

@@ -113,25 +113,34 @@ const fn gate_rows(eight: bool) -> usize {
 fn fill_bits<const EIGHT: bool>([above, here, below]: [&[bool]; 3], out: &mut [u32]) {
     let words = 2 * here.len().div_ceil(64);
     assert!(out.len() >= gate_rows(EIGHT) * words, "bit rows too short");
-    let mut put = |g: usize, i: usize, bits: u64| {
-        out[g * words + 2 * i] = bits as u32;
-        out[g * words + 2 * i + 1] = (bits >> 32) as u32;
-    };
-    let (mut before, mut now) = (0, free(here, 0));
-    for i in 0..words / 2 {
-        put(0, i, now);
-        if EIGHT {
-            let after = free(here, i + 1);
-            // Cells whose left, and whose right, neighbour is free.
-            let (left, right) = (now << 1 | before >> 63, now >> 1 | after << 63);
-            let (up, down) = (free(above, i), free(below, i));
-            for (g, bits) in [up & left, up & right, down & left, down & right].into_iter().enumerate() {
-                put(g + 1, i, bits);
-            }
-            (before, now) = (now, after);
-        } else {
-            now = free(here, i + 1);
+    // One pair of words (64 cells) at a time into each bit row, by iterators: no bounds
+    // checks, and the running words stay in registers.
+    let (pairs, n) = (out.as_chunks_mut::<2>().0, words / 2);
+    let put = |pair: &mut [u32; 2], bits: u64| *pair = [bits as u32, (bits >> 32) as u32];
+    if !EIGHT {
+        for (i, pair) in pairs[..n].iter_mut().enumerate() {
+            put(pair, free(here, i));
         }
+        return;
+    }
+    let (own, rest) = pairs.split_at_mut(n);
+    let (ul, rest) = rest.split_at_mut(n);
+    let (ur, rest) = rest.split_at_mut(n);
+    let (dl, rest) = rest.split_at_mut(n);
+    let dr = &mut rest[..n];
+    let (mut before, mut now) = (0, free(here, 0));
+    let gates = own.iter_mut().zip(ul).zip(ur).zip(dl).zip(dr);
+    for (i, ((((own, ul), ur), dl), dr)) in gates.enumerate() {
+        let after = free(here, i + 1);
+        // Cells whose left, and whose right, neighbour is free.
+        let (left, right) = (now << 1 | before >> 63, now >> 1 | after << 63);
+        let (up, down) = (free(above, i), free(below, i));
+        put(own, now);
+        put(ul, up & left);
+        put(ur, up & right);
+        put(dl, down & left);
+        put(dr, down & right);
+        (before, now) = (now, after);
     }
 }
 
