@@ -10,7 +10,9 @@
 //! * with `--features rayon`, `par_step` and `par_fused16` on pools of 1 and 2 threads.
 //!
 //! Then `frame`: 1,000 agents stamped and 50 steps on a 256 × 256 map (Tayebi's "Influence
-//! Maps in Game AI" frame budget), fused and as a loop of single steps.
+//! Maps in Game AI" frame budget), fused and as a loop of single steps; and `chase`: the
+//! flood fill predicting where a lost target went, on the real level `den012d` (Dragon
+//! Age: Origins), from the first open cell of its lower half, for 32 and 128 steps.
 //!
 //! `cargo bench -p influence --bench propagate --features rayon -- --quick`; criterion
 //! reports elements (cells) per second and the time per element, i.e. per cell.
@@ -21,7 +23,8 @@ use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use influence::glam::Vec2;
-use influence::propagate::{Diffusion, Propagator, Seed};
+use influence::glam::Vec3;
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed};
 use influence::reference::DiffusionReference;
 use influence::{Connectivity, Falloff, Grid, Mode, Source, Space, Stamper};
 
@@ -196,5 +199,23 @@ fn frame(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step, frame);
+/// The chase flood fill on a real level: the same fill and prediction a guard would make
+/// each time it loses the player, with scratch reused between fills.
+fn chase(c: &mut Criterion) {
+    let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/maps/den012d.map");
+    let grid = Grid::load_movingai(map).unwrap();
+    let start =
+        (0..grid.len()).find(|&i| grid.is_walkable(i) && grid.coords(i).1 >= grid.height() / 2).unwrap();
+    let mut fill = FloodFill::new();
+    let mut group = c.benchmark_group("chase");
+    for steps in [32, 128] {
+        let chase = Chase::new(1.0 / steps as f32, usize::MAX, steps, 4.0).unwrap();
+        group.bench_function(BenchmarkId::new("den012d", steps), |b| {
+            b.iter(|| fill.predict(&grid, start, Vec3::X, &chase).unwrap());
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step, frame, chase);
 criterion_main!(benches);
