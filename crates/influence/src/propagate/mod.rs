@@ -41,38 +41,43 @@
 //!
 //! ## Speed
 //!
-//! One grid step is about twenty vector instructions per 16 cells: arithmetic-bound while
-//! the map fits in cache, then bound by memory as well. [`Propagator::steps_grid`] fuses up
-//! to 16 steps in one pass over memory, so at sizes beyond the cache a step costs what its
-//! arithmetic costs; `par_step_grid` and `par_steps_grid` (feature `rayon`) split the rows
-//! among threads.
+//! One grid step is about fifteen (4 neighbours) to twenty-five (8) vector instructions per
+//! 16 cells: arithmetic-bound while the map fits in cache, then bound by memory as well.
+//! [`Propagator::steps_grid`] fuses up to 16 steps in one pass over memory, so at sizes
+//! beyond the cache a step costs what its arithmetic costs; `par_step_grid` and
+//! `par_steps_grid` (feature `rayon`) split the rows among threads. On maps of 2²² cells or
+//! more a pass writes its output past the caches (non-temporal stores): an ordinary store
+//! reads each line before writing it, a third of a single step's memory traffic.
 //! The crate is built for the target's baseline (SSE2 on x86-64); the step runs a
 //! hand-written AVX-512 kernel where the CPU has AVX-512, else the portable kernel compiled
 //! for AVX2 where it has that. All of these give the same bits. The environment variable
 //! `INFLUENCE_KERNEL=avx2` or `=portable` caps the choice, to compare them.
 //!
 //! Nanoseconds per cell and step, all measured in one run of
-//! `cargo bench -p influence --bench propagate --features rayon` on a shared 2-core AMD EPYC
-//! (Zen 5, AVX-512) — read the ratios, the times move with the machine's load:
+//! `cargo bench -p influence --bench propagate --features rayon -- --quick` on a shared
+//! 2-core AMD EPYC (Zen 4: AVX-512 on 256-bit units) — read the ratios, the times move
+//! with the machine's load:
 //!
 //! | ns per cell and step                      | 4-nb 1024² | 4-nb 4096² | 8-nb 1024² | 8-nb 4096² |
 //! |-------------------------------------------|-----------:|-----------:|-----------:|-----------:|
-//! | plain copy of one map (`copy`)            |      0.062 |      0.172 |      0.062 |      0.185 |
-//! | `step_grid` (`step`)                      |      0.123 |      0.315 |      0.290 |      0.465 |
-//! | `steps_grid`, 16 fused (`fused16`)        |      0.121 |      0.133 |      0.196 |      0.239 |
-//! | `par_step_grid`, 2 threads                |      0.077 |      0.208 |      0.161 |      0.265 |
-//! | `par_steps_grid`, 16 fused, 2 threads     |      0.066 |      0.074 |      0.103 |      0.119 |
-//! | `DiffusionReference` (`reference`)        |       4.98 |       5.03 |       7.95 |       8.09 |
+//! | plain copy of one map (`copy`)            |      0.091 |      0.432 |      0.088 |      0.432 |
+//! | `step_grid` (`step`)                      |      0.362 |      0.729 |      0.606 |      0.814 |
+//! | `steps_grid`, 16 fused (`fused16`)        |      0.301 |      0.226 |      0.470 |      0.347 |
+//! | `par_step_grid`, 2 threads                |      0.209 |      0.413 |      0.326 |      0.521 |
+//! | `par_steps_grid`, 16 fused, 2 threads     |      0.154 |      0.127 |      0.223 |      0.224 |
+//! | `DiffusionReference` (`reference`)        |       8.60 |       9.32 |       10.7 |       12.4 |
 //!
-//! So a 4-neighbour step takes 1.8–2 copies' time on one thread, and fused steps on a map
-//! beyond the cache take 0.77 of a copy each; 8-neighbour steps, with twice the arithmetic,
-//! take 2.5–4.7 copies (1.3 fused). A step is 16–40 times faster than the reference.
-//! With `INFLUENCE_KERNEL=avx2` (`influence bench` in one run) single 4-neighbour steps take
-//! 0.23 ns per cell at 1024² and 0.67 at 4096², 8-neighbour ones 0.41 and 0.74; with
-//! `portable` (SSE2) 0.46 / 0.72 and 0.89 / 1.07.
+//! So beyond the caches (4096²) a single step takes 1.7 (4 neighbours) and 1.9 (8) copies'
+//! time on one thread, and a fused step 0.52 and 0.80 of one copy. Within the cache
+//! (1024²) the copy runs from the last-level cache at about 100 GB/s and the step is
+//! bound by its arithmetic: 4 and 7 copies' time on Zen 4, whose AVX-512 units are 256
+//! bits wide (on a Zen 5 with full-width units an earlier run measured 2.0 and 4.7). A
+//! step is 15–30 times faster than the reference. `influence bench` measures the same
+//! kernels with the copy timed in turns with each, which holds the ratios steadier on a
+//! shared machine.
 //!
 //! A frame of a game on a 256 × 256 map — 1,000 agents stamped, then 50 steps with their
-//! cells re-written before each — takes 1.24 ms with fused steps and 1.36 ms with single
+//! cells re-written before each — takes 1.9 ms with fused steps and 2.7 ms with single
 //! ones (`frame` in the same bench), against the one 16 ms frame that "Influence Maps in
 //! Game AI" (Tayebi) gives it.
 
