@@ -375,7 +375,7 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
         off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius()
     };
     let eight = grid.connectivity() == Connectivity::Eight;
-    heat[start] = 1.0;
+    heat[start] = chase.heat();
     visited[start] = true;
     let mut front = vec![start];
     for _ in 0..chase.max_steps() {
@@ -411,7 +411,7 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
             }
         }
         for &c in &next {
-            heat[c] = 1.0;
+            heat[c] = chase.heat();
         }
         let too_many = next.len() > chase.max_new();
         front = next;
@@ -448,7 +448,7 @@ mod tests {
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = walled(40, connectivity);
             let start = grid.index(20, 20).unwrap();
-            for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap()] {
+            for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap().with_heat(2.5).unwrap()] {
                 let mut fill = FloodFill::new();
                 let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();
                 let (heat, cell) = plain_flood(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase);

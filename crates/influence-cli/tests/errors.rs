@@ -263,7 +263,12 @@ fn propagation_parameters() {
             "threshold must be",
         ),
         (&propagation(&format!("{diffuse}\nneighbours = 6")), 16, "propagation.neighbours", "must be 4 or 8"),
-        (&propagation(&format!("{diffuse}\nheat = 2")), 16, "propagation.heat", "unknown field `heat`"),
+        (
+            &propagation(&format!("{diffuse}\nheat = 2")),
+            16,
+            "propagation.heat",
+            "is not a key of kind \"diffuse\"",
+        ),
         (&propagation(&format!("{diffuse}\nlast_seen = [1, 1]")), 16, "propagation.last_seen", "not a key"),
         (&propagation("kind = \"flood\""), 12, "propagation.last_seen", "needs `last_seen"),
         (
@@ -296,6 +301,7 @@ fn propagation_parameters() {
             "propagation.cooling",
             "cooling",
         ),
+        (&propagation("kind = \"flood\"\nlast_seen = [1, 1]\nheat = 0"), 15, "propagation.heat", "heat"),
         (
             &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nbarrier_radius = -2"),
             15,

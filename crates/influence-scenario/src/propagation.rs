@@ -32,9 +32,16 @@ impl Kind {
         match self {
             Self::Diffuse => &["decay", "decay_kind", "momentum", "steps", "neighbours", "threshold"],
             Self::Steady => &["decay", "decay_kind", "momentum", "neighbours", "threshold"],
-            Self::Flood => {
-                &["last_seen", "velocity", "cooling", "max_new", "max_steps", "barrier_radius", "neighbours"]
-            }
+            Self::Flood => &[
+                "last_seen",
+                "velocity",
+                "heat",
+                "cooling",
+                "max_new",
+                "max_steps",
+                "barrier_radius",
+                "neighbours",
+            ],
         }
     }
 }
@@ -79,6 +86,8 @@ pub struct PropagationSpec {
     pub velocity: Option<Fixed<2>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub barrier_radius: Option<f32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heat: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cooling: Option<f32>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -176,6 +185,7 @@ impl PropagationSpec {
             ("threshold", self.threshold.is_some()),
             ("last_seen", self.last_seen.is_some()),
             ("velocity", self.velocity.is_some()),
+            ("heat", self.heat.is_some()),
             ("cooling", self.cooling.is_some()),
             ("max_new", self.max_new.is_some()),
             ("max_steps", self.max_steps.is_some()),
@@ -229,8 +239,10 @@ impl PropagationSpec {
                     max_steps,
                     barrier_radius,
                 )
+                .and_then(|chase| chase.with_heat(self.heat.unwrap_or(1.0)))
                 .map_err(|e| match e {
                     Error::BadNumber { what: "barrier_radius", .. } => Invalid::at(&key("barrier_radius"), e),
+                    Error::BadNumber { what: "heat", .. } => Invalid::at(&key("heat"), e),
                     other => Invalid::at(&key("cooling"), other),
                 })?;
                 if velocity != Vec2::ZERO && barrier_radius == 0.0 {

@@ -172,5 +172,5 @@ pub fn flood(grid: &Grid, last_seen: usize, velocity: Vec3, chase: &Chase) -> Re
 /// # Errors
 /// For 0 steps.
 pub fn limited(chase: &Chase, steps: usize) -> Result<Chase, Error> {
-    Chase::new(chase.cooling(), chase.max_new(), steps, chase.barrier_radius())
+    Chase::new(chase.cooling(), chase.max_new(), steps, chase.barrier_radius())?.with_heat(chase.heat())
 }

@@ -26,6 +26,28 @@ fn predicts_down_a_corridor_in_the_direction_of_the_velocity() {
     }
 }
 
+/// A cell reached `k` steps before the end holds `heat − k · cooling`: the heat sets how much
+/// of the trail stays warm.
+#[test]
+fn heat_over_cooling_is_how_long_the_trail_stays_warm() {
+    let grid = Grid::from_rows(&["...................."]).unwrap();
+    let mut fill = FloodFill::new();
+    for (heat, warm) in [(None, 2), (Some(2.0), 4), (Some(0.25), 1)] {
+        let mut chase = Chase::new(0.5, 100, 10, 0.0).unwrap();
+        if let Some(h) = heat {
+            chase = chase.with_heat(h).unwrap();
+        }
+        let p = fill.predict(&grid, 0, Vec3::ZERO, &chase).unwrap();
+        assert_eq!(p.warm, warm, "heat {heat:?}");
+        assert_eq!(fill.heat()[10], chase.heat());
+        assert_eq!(fill.heat()[9], (chase.heat() - 0.5).max(0.0));
+        assert_eq!(fill.heat()[11], 0.0);
+    }
+    for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        assert!(Chase::new(0.5, 100, 10, 0.0).unwrap().with_heat(bad).is_err(), "{bad}");
+    }
+}
+
 #[test]
 fn at_a_junction_the_barrier_keeps_the_guess_out_of_the_branch_behind() {
     // A corridor with an arm going up at each end; the target was seen in the middle.

@@ -4,8 +4,8 @@
 //! Dishonored 2", Game AI Pro Online 2021) as Tayebi describes it in "Influence Maps in Game
 //! AI": heat starts at the last-seen cell; a barrier is raised behind the target, where its
 //! velocity says it did not go; each step the newest heat spreads to untouched walkable
-//! neighbours (heat 1) while older heat cools; the prediction is the heat-weighted centre of
-//! the warm cells.
+//! neighbours (at full heat, 1 unless [`Chase::with_heat`] says otherwise) while older heat
+//! cools; the prediction is the heat-weighted centre of the warm cells.
 //!
 //! Two choices differ from Tayebi's code and are deliberate: a cell is heated once only —
 //! cooled cells are not reheated, so the wave never turns back and the fill always ends —
@@ -15,7 +15,7 @@
 
 use glam::Vec3;
 
-use crate::error::{finite, non_negative, Error};
+use crate::error::{finite, non_negative, positive, Error};
 use crate::space::Space;
 
 /// Parameters of a chase flood fill.
@@ -29,6 +29,7 @@ use crate::space::Space;
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Chase {
+    heat: f32,
     cooling: f32,
     max_new: usize,
     max_steps: usize,
@@ -45,11 +46,33 @@ impl Chase {
     /// [`Error::BadNumber`] naming `cooling` or `barrier_radius` unless finite and ≥ 0.
     pub fn new(cooling: f32, max_new: usize, max_steps: usize, barrier_radius: f32) -> Result<Self, Error> {
         Ok(Self {
+            heat: 1.0,
             cooling: non_negative("cooling", cooling)?,
             max_new,
             max_steps,
             barrier_radius: non_negative("barrier_radius", barrier_radius)?,
         })
+    }
+    /// The heat a cell gets when the fill reaches it (1 by default): with `cooling`, it
+    /// says for how many steps a cell stays warm (`heat / cooling`), and so how far back
+    /// the trail the guess still looks.
+    ///
+    /// ```
+    /// use influence::propagate::Chase;
+    /// let chase = Chase::new(0.1, 200, 12, 3.0)?.with_heat(0.5)?; // warm for 5 steps
+    /// assert_eq!(chase.heat(), 0.5);
+    /// assert!(Chase::new(0.1, 200, 12, 3.0)?.with_heat(0.0).is_err());
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::BadNumber`] naming `heat` unless finite and > 0.
+    pub fn with_heat(self, heat: f32) -> Result<Self, Error> {
+        Ok(Self { heat: positive("heat", heat)?, ..self })
+    }
+    /// The heat of a newly reached cell.
+    pub fn heat(&self) -> f32 {
+        self.heat
     }
     /// Heat lost per step.
     pub fn cooling(&self) -> f32 {
@@ -170,7 +193,7 @@ impl FloodFill {
             let off = p - origin;
             off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius
         };
-        self.heat_cell(last_seen);
+        self.heat_cell(last_seen, chase.heat);
         self.front.push(last_seen);
         let mut steps = 0;
         let stop = loop {
@@ -196,7 +219,7 @@ impl FloodFill {
             std::mem::swap(&mut self.front, &mut self.next);
             for i in 0..self.front.len() {
                 let c = self.front[i];
-                self.heat_cell(c);
+                self.heat_cell(c, chase.heat);
             }
             steps += 1;
             if self.front.len() > chase.max_new {
@@ -222,9 +245,9 @@ impl FloodFill {
         self.front.clear();
     }
 
-    fn heat_cell(&mut self, c: usize) {
+    fn heat_cell(&mut self, c: usize, heat: f32) {
         self.marks[c] = self.generation;
-        self.heat[c] = 1.0;
+        self.heat[c] = heat;
         self.heated.push(c);
     }
 
