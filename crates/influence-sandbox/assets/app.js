@@ -345,11 +345,11 @@ function showPropagation() {
   if (p) {
     set("decay", p.decay); set("momentum", p.momentum ?? 1);
     set("decay-kind", p.decay_kind || "exponential");
-    set("cooling", p.cooling ?? 0.1); set("barrier", p.barrier_radius ?? 0);
+    set("heat", p.heat ?? 1); set("cooling", p.cooling ?? 0.1); set("barrier", p.barrier_radius ?? 0);
     set("prop-neighbours", p.neighbours ? String(p.neighbours) : "");
   }
   for (const el of document.querySelectorAll("[data-kinds]")) el.hidden = !el.dataset.kinds.split(" ").includes(kind);
-  for (const id of ["decay", "momentum", "cooling", "barrier"]) $(id + "-out").textContent = $(id).value;
+  for (const id of ["decay", "momentum", "heat", "cooling", "barrier"]) $(id + "-out").textContent = $(id).value;
   const pr = state.scene.prediction;
   $("prediction").textContent = pr
     ? `guess: cell (${pr.cell[0]}, ${pr.cell[1]}) after ${pr.steps} steps, ${pr.warm} warm cells (${pr.stop.replace(/_/g, " ")})`
@@ -381,6 +381,7 @@ function propagationFromPanel() {
     const old = p && p.kind === "flood" ? p : null;
     spec.last_seen = old ? old.last_seen : defaultLastSeen();
     if (old && old.velocity) spec.velocity = old.velocity;
+    if (Number($("heat").value) !== 1) spec.heat = Number($("heat").value);
     spec.cooling = Number($("cooling").value);
     spec.barrier_radius = Number($("barrier").value);
     if (old && old.max_new !== undefined) spec.max_new = old.max_new;
@@ -724,7 +725,7 @@ function bindControls() {
   $("layer").onchange = () => setLayer($("layer").value);
   $("perspective").onchange = () => edit("PUT", "perspective", { team: $("perspective").value });
   $("prop-kind").onchange = () => setPropagation(propagationFromPanel());
-  for (const id of ["decay", "momentum", "cooling", "barrier"]) {
+  for (const id of ["decay", "momentum", "heat", "cooling", "barrier"]) {
     $(id).addEventListener("input", () => { $(id + "-out").textContent = $(id).value; setPropagation(propagationFromPanel()); });
   }
   for (const id of ["decay-kind", "prop-neighbours"]) $(id).onchange = () => setPropagation(propagationFromPanel());

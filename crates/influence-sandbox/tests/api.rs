@@ -183,7 +183,7 @@ fn propagation_matches_the_library_step_by_step() {
     assert!(add.error().contains("steady"), "{}", add.error());
 
     // The flood fill: heat and guess, step by step.
-    let flood = json!({ "kind": "flood", "last_seen": [16.25, 20], "velocity": [1, 0], "barrier_radius": 6, "cooling": 0.1, "max_steps": 4 });
+    let flood = json!({ "kind": "flood", "last_seen": [16.25, 20], "velocity": [1, 0], "barrier_radius": 6, "heat": 2, "cooling": 0.1, "max_steps": 4 });
     ok(a, "PUT", "/api/propagation", &flood);
     let want = assert_matches_export(a);
     ok(a, "POST", "/api/step", &json!({ "steps": 5 }));
@@ -191,6 +191,8 @@ fn propagation_matches_the_library_step_by_step() {
     assert_eq!(scene["propagation"]["max_steps"], 9);
     let want_after = assert_matches_export_and_cli(a);
     assert_ne!(want.layers["heat"], want_after.layers["heat"]);
+    // The newest cells hold the table's heat, 2.
+    assert_eq!(want_after.layers["heat"].values().iter().copied().fold(0.0, f32::max), 2.0);
     let guess = want_after.predicted.unwrap();
     assert_eq!(scene["prediction"]["cell"], json!([guess % 32, guess / 32]));
     assert_eq!(layer(a, "heat").predicted, Some(guess));
@@ -358,6 +360,7 @@ fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
         (422, "PUT", "/api/propagation", json_type, json!({ "kind": "diffuse", "decay": 0.1, "steps": 1_000_000 }).to_string()),
         (422, "PUT", "/api/propagation", json_type, json!({ "kind": "steady", "decay": 0.1, "cooling": 1 }).to_string()),
         (422, "PUT", "/api/propagation", json_type, json!({ "kind": "flood", "last_seen": [-100, -100] }).to_string()),
+        (422, "PUT", "/api/propagation", json_type, json!({ "kind": "flood", "last_seen": [5, 5], "heat": 0 }).to_string()),
         (422, "PUT", "/api/propagation", json_type, json!({ "kind": "none", "decay": 1 }).to_string()),
         (400, "PUT", "/api/propagation", json_type, json!({ "kind": "spread" }).to_string()),
         (422, "POST", "/api/step", json_type, json!({ "steps": 5000 }).to_string()),

@@ -178,6 +178,8 @@ pub fn render(text: &str) -> Rendered {
             p.get("max_steps").map_or(10, |n| n.as_integer().unwrap() as usize),
             p.get("barrier_radius").map_or(0.0, f),
         )
+        .unwrap()
+        .with_heat(p.get("heat").map_or(1.0, f))
         .unwrap();
         let mut fill = FloodFill::new();
         let guess = fill.predict(&walk, grid.index(x, y).unwrap(), Vec3::new(v.x, v.y, 0.0), &chase).unwrap();
