@@ -7,7 +7,10 @@
 //! * `generic` (1024² only): `step`, the rule written once over any space;
 //! * `reference`: `influence::reference::DiffusionReference`, written the way "Influence
 //!   Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy);
-//! * with `--features rayon`, `par_step` and `par_fused16` on pools of 1 and 2 threads.
+//! * with `--features rayon`, `par_step` and `par_fused16` on pools of 1 and 2 threads;
+//! * `arithmetic`: the step on a map of 1024 × 32 cells, which stays in the second-level
+//!   cache — the kernel's arithmetic alone, the bound a step meets while the map fits in
+//!   cache.
 //!
 //! Then `frame`: 1,000 agents stamped and 50 steps on a 256 × 256 map (Tayebi's "Influence
 //! Maps in Game AI" frame budget), fused and as a loop of single steps; and `chase`: the
@@ -217,5 +220,22 @@ fn chase(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step, frame, chase);
+/// The step where memory costs next to nothing: a 1024 × 32 map (256 KiB for both
+/// buffers, within the second-level cache).
+fn arithmetic(c: &mut Criterion) {
+    let d = Diffusion::new(DECAY, MOMENTUM).unwrap();
+    let mut group = c.benchmark_group("arithmetic");
+    for connectivity in [Connectivity::Four, Connectivity::Eight] {
+        let grid = Grid::new(1024, 32).unwrap().with_connectivity(connectivity);
+        let seeds = [Seed::new(grid.index(512, 2).unwrap(), 10.0)];
+        let mut p = warm(&grid, d, &seeds);
+        group.throughput(Throughput::Elements(grid.len() as u64));
+        group.bench_function(BenchmarkId::new(format!("{connectivity:?}"), "1024x32"), |b| {
+            b.iter(|| p.step_grid(&grid));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step, frame, chase, arithmetic);
 criterion_main!(benches);
