@@ -32,7 +32,7 @@ use std::arch::x86_64::{
 };
 use std::marker::PhantomData;
 
-use super::blocked::RowKernel;
+use super::blocked::{Hints, RowKernel};
 use super::diffuse::{Diffusion, Rule};
 use super::grid_kernel::Coefs;
 use crate::space::Grid;
@@ -70,15 +70,8 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     }
 
     #[inline(always)]
-    fn row(
-        &self,
-        values: [&[f32]; 3],
-        masks: [&[u32]; 3],
-        out: &mut [f32],
-        k: &Coefs,
-        ahead: *const f32,
-        stream: bool,
-    ) {
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints) {
+        let Hints { ahead, stream } = hints;
         // The shortcut holds for exponential decay with a factor above 0 (see the module docs).
         let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
         let bits = masks[1];
@@ -455,7 +448,8 @@ mod tests {
         }
         let v = [&values[0][..], &values[1], &values[2]];
         let mut want = vec![9.0; w];
-        portable.row(v, [&lanes[0], &lanes[1], &lanes[2]], &mut want, &k, std::ptr::null(), false);
+        let hints = |stream| Hints { ahead: values[0].as_ptr(), stream };
+        portable.row(v, [&lanes[0], &lanes[1], &lanes[2]], &mut want, &k, hints(false));
         let as_bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         // Streamed rows at every offset from a 64-byte boundary, and cells beside the row
         // left alone.
@@ -463,7 +457,7 @@ mod tests {
         for stream in [false, true] {
             let mut got = vec![9.0; w + 32];
             let row = &mut got[skew..][..w];
-            fast.row(v, [&bits[0], &bits[1], &bits[2]], row, &k, values[0].as_ptr(), stream);
+            fast.row(v, [&bits[0], &bits[1], &bits[2]], row, &k, hints(stream));
             assert_eq!(
                 as_bits(row),
                 as_bits(&want),

@@ -36,18 +36,18 @@ pub(super) trait RowKernel: Copy {
     /// (empty beyond the grid).
     fn fill(&self, blocked: [&[bool]; 3], out: &mut [u32]);
     /// One row of a step into `out`, from the rows of values and of wall data above, here
-    /// and below; `ahead` points to a row to be read soon (or is null), which the kernel may
-    /// prefetch; `stream` says that `out` will not be read again before it has left the
-    /// caches, so the kernel may write it past them.
-    fn row(
-        &self,
-        values: [&[f32]; 3],
-        masks: [&[u32]; 3],
-        out: &mut [f32],
-        k: &Coefs,
-        ahead: *const f32,
-        stream: bool,
-    );
+    /// and below.
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
+}
+
+/// What a kernel may do about memory beyond computing a row.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Hints {
+    /// A row to be read soon (or null), which the kernel may prefetch.
+    pub ahead: *const f32,
+    /// The row written will not be read again before it has left the caches, so the kernel
+    /// may write it past them.
+    pub stream: bool,
 }
 
 /// Ring rows reused from pass to pass (one per thread).
@@ -169,11 +169,11 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
                 _ => std::ptr::null(),
             };
             if l == steps {
-                let stream = input.len() >= STREAM_CELLS;
-                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, ahead, stream);
+                let hints = Hints { ahead, stream: input.len() >= STREAM_CELLS };
+                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, hints);
             } else {
                 let dst = &mut after[(y % 3) * w..][..w];
-                kernel.row(values, masks, dst, k, ahead, false);
+                kernel.row(values, masks, dst, k, Hints { ahead, stream: false });
                 // Each step meets its rows in order: its seeds are a moving window.
                 let next = &mut next_seed[l];
                 while seeds.get(*next).is_some_and(|s| s.cell < y * w) {

@@ -18,7 +18,7 @@
 
 use std::marker::PhantomData;
 
-use super::blocked::RowKernel;
+use super::blocked::{Hints, RowKernel};
 use super::diffuse::{fmax, settle, Diffusion, Rule};
 use crate::space::Grid;
 
@@ -48,15 +48,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
         }
     }
     #[inline(always)]
-    fn row(
-        &self,
-        values: [&[f32]; 3],
-        masks: [&[u32]; 3],
-        out: &mut [f32],
-        k: &Coefs,
-        _: *const f32,
-        _: bool,
-    ) {
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, _: Hints) {
         row::<R, EIGHT>(values, masks, out, k);
     }
 }
