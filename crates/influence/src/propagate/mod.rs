@@ -71,10 +71,14 @@
 //! time on one thread, and a fused step 0.52 and 0.80 of one copy. Within the cache
 //! (1024²) the copy runs from the last-level cache at about 100 GB/s and the step is
 //! bound by its arithmetic: 4 and 7 copies' time on Zen 4, whose AVX-512 units are 256
-//! bits wide (on a Zen 5 with full-width units an earlier run measured 2.0 and 4.7). A
-//! step is 15–30 times faster than the reference. `influence bench` measures the same
-//! kernels with the copy timed in turns with each, which holds the ratios steadier on a
-//! shared machine.
+//! bits wide (on a Zen 5 with full-width units an earlier run measured 2.0 and 4.7). The
+//! bench's `arithmetic` group shows that bound: a step on a 1024 × 32 map, which never
+//! leaves the second-level cache, took 0.22 (4 neighbours) and 0.42 (8) ns per cell in a
+//! later, busier run whose copy of a 1024² map took 0.105 — the arithmetic alone is 2.1
+//! and 4 copies' time there. A step is 15–30 times faster than the reference.
+//! `influence bench` measures the same kernels with the copy timed in turns with each,
+//! which holds the ratios steadier on a shared machine; from run to run they still move
+//! by about 10 %.
 //!
 //! A frame of a game on a 256 × 256 map — 1,000 agents stamped, then 50 steps with their
 //! cells re-written before each — takes 1.9 ms with fused steps and 2.7 ms with single
