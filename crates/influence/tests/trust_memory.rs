@@ -1,5 +1,5 @@
 //! `heap_bytes` of the map types on a 256 × 256 grid: a layer is exactly 4 bytes a cell, a
-//! grid 1, a propagator two layers plus bounded scratch rows, a graph a stated bound per
+//! grid 1⅛ (its flags and its bits), a propagator two layers plus bounded scratch rows, a graph a stated bound per
 //! node and arc (see the table in the `space` module docs).
 
 use influence::propagate::{Diffusion, Propagator, Seed};
@@ -26,9 +26,9 @@ fn a_layer_is_four_bytes_a_cell() {
 }
 
 #[test]
-fn a_grid_is_one_byte_a_cell() {
+fn a_grid_is_one_byte_and_one_bit_a_cell() {
     let grid = walled();
-    assert_eq!(grid.heap_bytes(), CELLS);
+    assert_eq!(grid.heap_bytes(), CELLS + CELLS / 8);
 }
 
 #[test]

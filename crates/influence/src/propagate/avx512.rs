@@ -23,12 +23,10 @@
 
 use std::arch::x86_64::{
     __m512, _mm512_abs_ps, _mm512_add_epi32, _mm512_add_ps, _mm512_alignr_epi32, _mm512_castps_si512,
-    _mm512_castsi512_ps, _mm512_cmpeq_epi8_mask, _mm512_loadu_ps, _mm512_loadu_si512,
-    _mm512_mask_cmp_ps_mask, _mm512_mask_max_ps, _mm512_mask_storeu_ps, _mm512_maskz_loadu_epi8,
+    _mm512_castsi512_ps, _mm512_loadu_ps, _mm512_mask_cmp_ps_mask, _mm512_mask_max_ps, _mm512_mask_storeu_ps,
     _mm512_maskz_loadu_ps, _mm512_maskz_max_ps, _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_mul_ps,
     _mm512_permutex2var_ps, _mm512_set1_epi32, _mm512_set1_ps, _mm512_setr_epi32, _mm512_setzero_ps,
-    _mm512_setzero_si512, _mm512_storeu_ps, _mm512_stream_ps, _mm512_sub_ps, _mm_prefetch, _mm_sfence,
-    _CMP_NLT_UQ, _MM_HINT_T0,
+    _mm512_storeu_ps, _mm512_stream_ps, _mm512_sub_ps, _mm_prefetch, _mm_sfence, _CMP_NLT_UQ, _MM_HINT_T0,
 };
 use std::marker::PhantomData;
 
@@ -64,9 +62,9 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     }
 
     #[inline(always)]
-    fn fill(&self, blocked: [&[bool]; 3], out: &mut [u32]) {
-        // SAFETY: `self` exists, so the CPU has AVX-512 F and BW.
-        unsafe { fill_bits::<EIGHT>(blocked, out) }
+    fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
+        let rows = [y.wrapping_sub(1), y, y + 1].map(|y| grid.free_bits(y));
+        fill_bits::<EIGHT>(rows, grid.width(), out);
     }
 
     #[inline(always)]
@@ -99,13 +97,13 @@ const fn gate_rows(eight: bool) -> usize {
 }
 
 /// Writes the [`gate_rows`] of a row `w` cells wide, each `2 · ⌈w / 64⌉` words, from the
-/// blocked flags of the rows above, here and below (empty beyond the grid). Bits past the
-/// row's end are clear.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn fill_bits<const EIGHT: bool>([above, here, below]: [&[bool]; 3], out: &mut [u32]) {
-    let words = 2 * here.len().div_ceil(64);
+/// free-cell bits ([`Grid::free_bits`]) of the rows above, here and below (empty beyond the
+/// grid). Bits past the row's end are clear, as they are in the free bits.
+#[inline(always)]
+fn fill_bits<const EIGHT: bool>([above, here, below]: [&[u64]; 3], w: usize, out: &mut [u32]) {
+    let words = 2 * w.div_ceil(64);
     assert!(out.len() >= gate_rows(EIGHT) * words, "bit rows too short");
+    let free = |row: &[u64], i: usize| row.get(i).copied().unwrap_or(0);
     // One pair of words (64 cells) at a time into each bit row, by iterators: no bounds
     // checks, and the running words stay in registers.
     let (pairs, n) = (out.as_chunks_mut::<2>().0, words / 2);
@@ -135,25 +133,6 @@ fn fill_bits<const EIGHT: bool>([above, here, below]: [&[bool]; 3], out: &mut [u
         put(dr, down & right);
         (before, now) = (now, after);
     }
-}
-
-/// Bit `x` set for each free cell `64i + x` of `row`.
-#[inline]
-#[target_feature(enable = "avx512f,avx512bw")]
-fn free(row: &[bool], i: usize) -> u64 {
-    let start = 64 * i;
-    let bytes = if start + 64 <= row.len() {
-        // SAFETY: the 64 bytes from `start` lie in `row`; a `bool` is one byte, 0 or 1.
-        unsafe { _mm512_loadu_si512(row.as_ptr().add(start).cast()) }
-    } else if start < row.len() {
-        let lanes = u64::MAX >> (64 - (row.len() - start));
-        // SAFETY: the mask selects only the row's last bytes.
-        let bytes = unsafe { _mm512_maskz_loadu_epi8(lanes, row.as_ptr().add(start).cast()) };
-        return _mm512_cmpeq_epi8_mask(bytes, _mm512_setzero_si512()) & lanes;
-    } else {
-        return 0;
-    };
-    _mm512_cmpeq_epi8_mask(bytes, _mm512_setzero_si512())
 }
 
 /// The bits of chunk `j` of a row in its [`gate_rows`] (0 for the diagonals with 4
@@ -436,15 +415,16 @@ mod tests {
                     .collect()
             })
             .collect();
-        let blocked: Vec<Vec<bool>> = (0..3).map(|_| (0..w).map(|_| next() % 4 == 0).collect()).collect();
+        let mut grid = grid;
+        for i in 0..3 * w {
+            grid.set_blocked(i % w, i / w, next() % 4 == 0).unwrap();
+        }
         let k = Coefs::new::<R>(&grid, d);
         let (portable, fast) = (Portable::<R, EIGHT>::new(), Avx512::<R, EIGHT>::new().unwrap());
         let (mut lanes, mut bits) = (vec![vec![0; w]; 3], vec![vec![7; fast.mask_len(w)]; 3]);
         for y in 0..3_usize {
-            let flags = |y: Option<usize>| y.and_then(|y| blocked.get(y)).map_or(&[][..], |r| &r[..]);
-            let around = [flags(y.checked_sub(1)), flags(Some(y)), flags(Some(y + 1))];
-            portable.fill(around, &mut lanes[y]);
-            fast.fill(around, &mut bits[y]);
+            portable.fill(&grid, y, &mut lanes[y]);
+            fast.fill(&grid, y, &mut bits[y]);
         }
         let v = [&values[0][..], &values[1], &values[2]];
         let mut want = vec![9.0; w];
@@ -515,8 +495,16 @@ mod tests {
                     &rows[1],
                     if below { &rows[2][..] } else { &[] },
                 ];
+                // A grid of the rows present; the row under test is the middle one.
+                let present: Vec<&[bool]> = around.iter().copied().filter(|r| !r.is_empty()).collect();
+                let mut grid = Grid::new(w, present.len()).unwrap();
+                for (y, r) in present.iter().enumerate() {
+                    for (x, &b) in r.iter().enumerate() {
+                        grid.set_blocked(x, y, b).unwrap();
+                    }
+                }
                 let mut bits = vec![u32::MAX; kernel.mask_len(w)];
-                kernel.fill(around, &mut bits);
+                kernel.fill(&grid, usize::from(above), &mut bits);
                 let words = bits.len() / gate_rows(true);
                 let free = |r: usize, x: Option<usize>| x.and_then(|x| around[r].get(x)).is_some_and(|&b| !b);
                 for x in 0..words * 32 {

@@ -25,16 +25,16 @@ use crate::space::Grid;
 
 /// A row function and the form of wall data it reads, so that one pipeline serves every
 /// instruction set. Each keeps, per row in flight, `mask_len(width)` words made from the
-/// row's blocked flags by `fill`; a row of zero words stands for blocked cells beyond the
+/// row's walls by `fill`; a row of zero words stands for blocked cells beyond the
 /// grid. A kernel that needs CPU features is a value only when the CPU has them.
 pub(super) trait RowKernel: Copy {
     /// The per-step constants.
     fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs;
     /// Words of wall data per row.
     fn mask_len(&self, width: usize) -> usize;
-    /// The wall data of one row from the blocked flags of the rows above, here and below
-    /// (empty beyond the grid).
-    fn fill(&self, blocked: [&[bool]; 3], out: &mut [u32]);
+    /// The wall data of row `y` (inside the grid), from the grid's walls in whichever form
+    /// suits the kernel.
+    fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]);
     /// One row of a step into `out`, from the rows of values and of wall data above, here
     /// and below.
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
@@ -92,13 +92,8 @@ pub(super) const STREAM_CELLS: usize = 1 << 22;
 /// caller's target features.
 #[inline(always)]
 fn fill_masks<K: RowKernel>(kernel: K, ring: &mut [u32], grid: &Grid, y: usize, depth: usize, len: usize) {
-    let w = grid.width();
-    let flags = |y: Option<usize>| y.and_then(|y| grid.blocked().get(y * w..(y + 1) * w)).unwrap_or(&[]);
     if y < grid.height() {
-        kernel.fill(
-            [flags(y.checked_sub(1)), flags(Some(y)), flags(Some(y + 1))],
-            &mut ring[(y % depth) * len..][..len],
-        );
+        kernel.fill(grid, y, &mut ring[(y % depth) * len..][..len]);
     }
 }
 

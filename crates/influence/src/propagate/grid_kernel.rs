@@ -42,8 +42,9 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
         width
     }
     #[inline(always)]
-    fn fill(&self, [_, blocked, _]: [&[bool]; 3], out: &mut [u32]) {
-        for (m, &b) in out.iter_mut().zip(blocked) {
+    fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
+        let w = grid.width();
+        for (m, &b) in out.iter_mut().zip(&grid.blocked()[y * w..(y + 1) * w]) {
             *m = mask(b);
         }
     }

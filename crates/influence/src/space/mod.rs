@@ -14,7 +14,7 @@
 //!
 //! | Type | Bytes on the heap |
 //! |---|---|
-//! | [`Grid`] | 1 per cell (the blocked flags) |
+//! | [`Grid`] | 1⅛ per cell: the blocked flags, and the free cells as bits (rows padded to 64 cells) |
 //! | [`Layer`](crate::Layer) | 4 per cell |
 //! | [`Propagator`](crate::propagate::Propagator) | 8 per cell (two layers), plus the grid kernels' ring rows once stepped: per band of rows at most about 1 MiB (16 × width × fused steps) |
 //! | [`Field2`](crate::field::Field2) / `Field3` | per source, not per cell: the source (position, strength, radius, curve) plus its R*-tree entry, under 200 bytes (`Field::heap_bytes`, checked in `tests/field_examples.rs`); `influence bench --field` measured 91 KiB for 1,000 sources |
