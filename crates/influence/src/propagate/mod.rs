@@ -56,32 +56,31 @@
 //! Nanoseconds per cell and step, all measured in one run of
 //! `cargo bench -p influence --bench propagate --features rayon -- --quick` on a shared
 //! 2-core AMD EPYC (Zen 4: AVX-512 on 256-bit units) — read the ratios, the times move
-//! with the machine's load:
+//! with the machine's load (10–20 % from run to run):
 //!
 //! | ns per cell and step                      | 4-nb 1024² | 4-nb 4096² | 8-nb 1024² | 8-nb 4096² |
 //! |-------------------------------------------|-----------:|-----------:|-----------:|-----------:|
-//! | plain copy of one map (`copy`)            |      0.091 |      0.432 |      0.088 |      0.432 |
-//! | `step_grid` (`step`)                      |      0.362 |      0.729 |      0.606 |      0.814 |
-//! | `steps_grid`, 16 fused (`fused16`)        |      0.301 |      0.226 |      0.470 |      0.347 |
-//! | `par_step_grid`, 2 threads                |      0.209 |      0.413 |      0.326 |      0.521 |
-//! | `par_steps_grid`, 16 fused, 2 threads     |      0.154 |      0.127 |      0.223 |      0.224 |
-//! | `DiffusionReference` (`reference`)        |       8.60 |       9.32 |       10.7 |       12.4 |
+//! | plain copy of one map (`copy`)            |      0.097 |      0.377 |      0.085 |      0.380 |
+//! | `step_grid` (`step`)                      |      0.340 |      0.675 |      0.442 |      0.689 |
+//! | `steps_grid`, 16 fused (`fused16`)        |      0.291 |      0.240 |      0.414 |      0.374 |
+//! | `par_step_grid`, 2 threads                |      0.272 |      0.372 |      0.322 |      0.429 |
+//! | `par_steps_grid`, 16 fused, 2 threads     |      0.160 |      0.138 |      0.262 |      0.233 |
+//! | `DiffusionReference` (`reference`)        |       6.48 |       8.69 |       10.6 |       12.1 |
+//! | the step in cache (`arithmetic`, 1024 × 32) |    0.209 |            |      0.409 |            |
 //!
-//! So beyond the caches (4096²) a single step takes 1.7 (4 neighbours) and 1.9 (8) copies'
-//! time on one thread, and a fused step 0.52 and 0.80 of one copy. Within the cache
-//! (1024²) the copy runs from the last-level cache at about 100 GB/s and the step is
-//! bound by its arithmetic: 4 and 7 copies' time on Zen 4, whose AVX-512 units are 256
-//! bits wide (on a Zen 5 with full-width units an earlier run measured 2.0 and 4.7). The
-//! bench's `arithmetic` group shows that bound: a step on a 1024 × 32 map, which never
-//! leaves the second-level cache, took 0.22 (4 neighbours) and 0.42 (8) ns per cell in a
-//! later, busier run whose copy of a 1024² map took 0.105 — the arithmetic alone is 2.1
-//! and 4 copies' time there. A step is 15–30 times faster than the reference.
-//! `influence bench` measures the same kernels with the copy timed in turns with each,
-//! which holds the ratios steadier on a shared machine; from run to run they still move
-//! by about 10 %.
+//! So beyond the caches (4096²) a single step takes 1.8 copies' time on one thread, and a
+//! fused step 0.64 (4 neighbours) and 0.98 (8) of one copy: fused 8-neighbour steps cost
+//! their arithmetic and no more. Within the cache (1024²) the copy runs from the
+//! last-level cache at about 100 GB/s, and a step costs its arithmetic — the `arithmetic`
+//! row, a map that never leaves the second-level cache, is already 2.2 and 4.8 copies'
+//! time — plus 10–60 %. That is on Zen 4, whose AVX-512 units are 256 bits wide; on a
+//! Zen 5 with full-width units an earlier run measured 1024² steps at 2.0 and 4.7 copies.
+//! A step is 10–25 times faster than the reference. `influence bench` measures the same
+//! kernels with the copy timed in turns with each, which holds the ratios steadier on a
+//! shared machine.
 //!
 //! A frame of a game on a 256 × 256 map — 1,000 agents stamped, then 50 steps with their
-//! cells re-written before each — takes 1.9 ms with fused steps and 2.7 ms with single
+//! cells re-written before each — takes 1.8 ms with fused steps and 2.0 ms with single
 //! ones (`frame` in the same bench), against the one 16 ms frame that "Influence Maps in
 //! Game AI" (Tayebi) gives it.
 
