@@ -292,8 +292,6 @@ impl Grid {
 }
 
 /// Offsets of the four orthogonal neighbours, then the four diagonals.
-const ORTHOGONAL: [(isize, isize); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const DIAGONAL: [(isize, isize); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 impl Space for Grid {
     fn len(&self) -> usize {
@@ -304,24 +302,34 @@ impl Space for Grid {
         !self.blocked[i]
     }
 
+    /// Right, left, down, up, then (8-connected) down-right, down-left, up-right, up-left:
+    /// the order every generic algorithm sees, so it is kept. Each flag is read once.
     fn for_each_neighbour(&self, i: usize, mut visit: impl FnMut(usize, f32)) {
-        let (x, y) = self.coords(i);
-        let free = |dx: isize, dy: isize| {
-            let (nx, ny) = (x.wrapping_add_signed(dx), y.wrapping_add_signed(dy));
-            self.index(nx, ny).filter(|&j| !self.blocked[j])
-        };
-        for (dx, dy) in ORTHOGONAL {
-            if let Some(j) = free(dx, dy) {
-                visit(j, self.cell_size);
+        let w = self.width;
+        let (x, y) = (i % w, i / w);
+        let free = |j: usize| !self.blocked[j];
+        let right = x + 1 < w && free(i + 1);
+        let left = x > 0 && free(i - 1);
+        let down = y + 1 < self.height && free(i + w);
+        let up = y > 0 && free(i - w);
+        let straight = self.cell_size;
+        for (open, j) in [(right, i + 1), (left, i.wrapping_sub(1)), (down, i + w), (up, i.wrapping_sub(w))] {
+            if open {
+                visit(j, straight);
             }
         }
         if self.connectivity == Connectivity::Eight {
-            let diagonal = self.cell_size * std::f32::consts::SQRT_2;
-            for (dx, dy) in DIAGONAL {
-                if free(dx, 0).is_some() && free(0, dy).is_some() {
-                    if let Some(j) = free(dx, dy) {
-                        visit(j, diagonal);
-                    }
+            // A diagonal counts only when both orthogonal cells beside it are free.
+            let diagonal = straight * std::f32::consts::SQRT_2;
+            let corners = [
+                (right && down, (i + w).wrapping_add(1)),
+                (left && down, (i + w).wrapping_sub(1)),
+                (right && up, i.wrapping_sub(w).wrapping_add(1)),
+                (left && up, i.wrapping_sub(w).wrapping_sub(1)),
+            ];
+            for (open, j) in corners {
+                if open && free(j) {
+                    visit(j, diagonal);
                 }
             }
         }
