@@ -291,8 +291,6 @@ impl Grid {
     }
 }
 
-/// Offsets of the four orthogonal neighbours, then the four diagonals.
-
 impl Space for Grid {
     fn len(&self) -> usize {
         self.blocked.len()
