@@ -5,8 +5,9 @@
 //! same bits (its tests compare the two on walls, edges, NaN, infinities and negatives);
 //! what it saves is everything around them:
 //!
-//! * Walls are bit rows made once per row, 64 cells per compare: the free cells and, with 8
-//!   neighbours, the cells whose four diagonals each count (both orthogonal cells beside
+//! * Walls are bit rows made once per row from the grid's free-cell bits
+//!   ([`Grid::free_bits`]: a step reads a bit of walls per cell, not a byte): the free
+//!   cells and, with 8 neighbours, the cells whose four diagonals each count (both orthogonal cells beside
 //!   the diagonal free). They enter the arithmetic as AVX-512 mask registers: a gated
 //!   diagonal is a masked maximum, and the cell's own wall and the threshold cut share one
 //!   masked compare — no mask words per cell and neighbour to load and AND.
@@ -16,6 +17,8 @@
 //!   never negative or NaN, so the maximum with 0 after it is skipped.
 //! * The first step of a pass prefetches the input a few rows ahead: on maps beyond the
 //!   caches that made a single step about a fifth faster.
+//! * On maps beyond the caches the output is written with non-temporal stores (see
+//!   [`row`]), which skip reading each line before writing it.
 //!
 //! The chunks at a row's ends use masked loads and stores (lanes past the end read as 0),
 //! so any width works; the chunks between read straight from memory.
@@ -316,7 +319,7 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool>(
     };
     // SAFETY (gates): the bit rows are as wide as `out` (asserted above), and 16j < w.
     let gates = |j| unsafe { gates::<EIGHT>(bits, j) };
-    // Streaming: the first cell of each chunk's at a 64-byte boundary (0 to 15), so that the
+    // Streaming: which cell of a chunk sits at a 64-byte boundary (0 to 15), so that the
     // aligned block ending in chunk j starts `back` cells before it, and the lane order that
     // joins its lanes from the chunk before (`aligned..16`) and from its own (`0..aligned`).
     let aligned = (out.as_ptr() as usize / 4).wrapping_neg() % 16;
