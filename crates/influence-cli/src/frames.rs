@@ -119,7 +119,7 @@ impl<'a> Frames<'a> {
             }
             Stepper::Flood { grid, last_seen, velocity, chase, teams } => {
                 let failed = |e: influence::Error| self.scenario.propagation_failed(&e);
-                let limited = spread::limited(chase, target).map_err(failed)?;
+                let limited = chase.with_max_steps(target);
                 let chased = spread::flood(grid, *last_seen, *velocity, &limited).map_err(failed)?;
                 self.step = chased.prediction.steps;
                 self.ended = self.step < target;

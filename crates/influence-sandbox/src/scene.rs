@@ -436,8 +436,7 @@ impl Scene {
         });
         if let (Some((last_seen, velocity, chase)), true) = (flood, self.calc.flood_stale) {
             let steps = usize::try_from(self.steps).unwrap_or(usize::MAX);
-            let run = spread::limited(&chase, steps)
-                .and_then(|chase| spread::flood(&self.calc.walk, last_seen, velocity, &chase));
+            let run = spread::flood(&self.calc.walk, last_seen, velocity, &chase.with_max_steps(steps));
             match run {
                 Ok(chased) => (self.calc.heat, self.calc.prediction) = (chased.heat, Some(chased.prediction)),
                 Err(e) => self.calc.error = Some(e.to_string()),

@@ -165,12 +165,3 @@ pub fn flood(grid: &Grid, last_seen: usize, velocity: Vec3, chase: &Chase) -> Re
     let prediction = fill.predict(grid, last_seen, velocity, chase)?;
     Ok(Chased { heat: Layer::from_vec(fill.heat().to_vec()), prediction })
 }
-
-/// `chase` stopping after `steps` steps instead of its own `max_steps`: the fill as it stands
-/// after that many steps.
-///
-/// # Errors
-/// For 0 steps.
-pub fn limited(chase: &Chase, steps: usize) -> Result<Chase, Error> {
-    Chase::new(chase.cooling(), chase.max_new(), steps, chase.barrier_radius())?.with_heat(chase.heat())
-}

@@ -70,6 +70,18 @@ impl Chase {
     pub fn with_heat(self, heat: f32) -> Result<Self, Error> {
         Ok(Self { heat: positive("heat", heat)?, ..self })
     }
+    /// The same fill stopping after `max_steps` steps: the fill as it stands after that
+    /// many, for pictures of a fill step by step.
+    ///
+    /// ```
+    /// use influence::propagate::Chase;
+    /// let chase = Chase::new(0.1, 200, 12, 3.0)?.with_heat(0.5)?;
+    /// assert_eq!(chase.with_max_steps(3), Chase::new(0.1, 200, 3, 3.0)?.with_heat(0.5)?);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn with_max_steps(self, max_steps: usize) -> Self {
+        Self { max_steps, ..self }
+    }
     /// The heat of a newly reached cell.
     pub fn heat(&self) -> f32 {
         self.heat
