@@ -395,7 +395,7 @@ mod tests {
 
     /// Both kernels on three random rows of `w` cells.
     fn compare<R: Rule, const EIGHT: bool>(w: usize, seed: u64, d: &Diffusion) {
-        let grid = Grid::new(w, 3).unwrap().with_connectivity(if EIGHT {
+        let mut grid = Grid::new(w, 3).unwrap().with_connectivity(if EIGHT {
             Connectivity::Eight
         } else {
             Connectivity::Four
@@ -418,7 +418,6 @@ mod tests {
                     .collect()
             })
             .collect();
-        let mut grid = grid;
         for i in 0..3 * w {
             grid.set_blocked(i % w, i / w, next() % 4 == 0).unwrap();
         }

@@ -118,6 +118,8 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
     debug_assert!(rows.end <= h && out.len() == rows.len() * w);
     let k = &kernel.coefs(grid, diffusion);
+    // Whether this pass's output goes past the caches (the intermediate rings never do).
+    let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);
     let ring = 3 * w;
     let depth = steps + 2; // mask rows in flight: step 1 needs t+1, step `steps` t−steps
@@ -164,8 +166,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
                 _ => std::ptr::null(),
             };
             if l == steps {
-                let hints = Hints { ahead, stream: input.len() >= STREAM_CELLS };
-                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, hints);
+                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, Hints { ahead, stream });
             } else {
                 let dst = &mut after[(y % 3) * w..][..w];
                 kernel.row(values, masks, dst, k, Hints { ahead, stream: false });
