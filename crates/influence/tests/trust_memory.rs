@@ -1,6 +1,6 @@
 //! `heap_bytes` of the map types on a 256 × 256 grid: a layer is exactly 4 bytes a cell, a
-//! grid 1⅛ (its flags and its bits), a propagator two layers plus bounded scratch rows, a graph a stated bound per
-//! node and arc (see the table in the `space` module docs).
+//! grid 1⅛ (its flags and its bits), a propagator two layers plus bounded scratch rows, a
+//! graph a stated bound per node and arc (see the table in the `space` module docs).
 
 use influence::propagate::{Diffusion, Propagator, Seed};
 use influence::{Graph, Grid, Layer};
