@@ -12,5 +12,4 @@ pub mod frames;
 pub mod gif_writer;
 pub mod npy;
 pub mod output;
-pub mod run;
-pub mod summary;
+pub mod progress;

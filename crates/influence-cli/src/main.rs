@@ -15,7 +15,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use influence_cli::error::CliError;
-use influence_cli::{animate, bench, bench_field, demo, output, run, summary};
+use influence_cli::{animate, bench, bench_field, demo, output, progress};
+use influence_scenario::engine::Run;
 use influence_scenario::scenario;
 
 /// Influence maps for game AI: scenarios in, heatmaps, arrays and a summary out.
@@ -171,9 +172,16 @@ fn execute(command: Command) -> Result<(), CliError> {
             return Ok(());
         }
     };
-    let run = run::Run::new(scenario)?;
-    let summary = summary::Summary::new(&run);
-    let written = output::write(&run, &summary, &out)?;
+    let mut run = Run::new(scenario)?;
+    let bar = progress::bar(None, "running the propagation", "steps");
+    run.finish(&mut |p| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    })?;
+    bar.finish_and_clear();
+    let view = run.view();
+    let summary = view.summary();
+    let written = output::write(&view, &summary, &out)?;
     say(&format!("{summary}wrote {} files to {}\n", written.len(), out.display()));
     Ok(())
 }

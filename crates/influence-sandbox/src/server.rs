@@ -27,7 +27,7 @@ use crate::api::{
     self, ApiError, BundledView, FrameRequest, MapRequest, PathsRequest, PerspectiveRequest, StepRequest,
     WallEdit,
 };
-use crate::frame::{self, FrameInfo};
+use crate::frame;
 use crate::http::{read_request, write_response, ReadError, Request, Response};
 use crate::scene::Scene;
 
@@ -219,7 +219,6 @@ fn json(value: &impl serde::Serialize) -> Result<Response, ApiError> {
 
 /// The scene after an edit.
 fn scene_json(scene: &mut Scene) -> Result<Response, ApiError> {
-    scene.refresh();
     json(&scene.view())
 }
 
@@ -293,7 +292,6 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
             let spec: SourceSpec = api::parse(&request.body)?;
             let mut scene = shared.scene();
             let id = scene.add_source(spec)?;
-            scene.refresh();
             json(&serde_json::json!({ "id": id, "scene": scene.view() }))
         }
         ("PUT", s) if s.starts_with("sources/") => {
@@ -354,9 +352,7 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
                     .ok_or_else(|| ApiError::bad_request(format!("query parameter {k} must be a cell index")))
             };
             let (x, y) = (coord("x")?, coord("y")?);
-            let mut scene = shared.scene();
-            scene.refresh();
-            json(&scene.cell(x, y)?)
+            json(&shared.scene().cell(x, y)?)
         }
         (
             _,
@@ -376,22 +372,7 @@ fn check_advance(n: u64) -> Result<u64, ApiError> {
 }
 
 fn layer_frame(scene: &mut Scene, name: &str) -> Result<Response, ApiError> {
-    scene.refresh();
-    let layer = scene.layer(name).ok_or_else(|| {
-        ApiError::not_found(format!("no layer {name:?}; layers: {}", scene.layer_names().join(", ")))
-    })?;
-    let steps = scene.steps();
-    let (predicted, last_seen) = scene.flood_cells();
-    let info = FrameInfo {
-        version: scene.version(),
-        done: steps.done,
-        target: steps.target,
-        draw_front: name == "influence",
-        predicted,
-        last_seen,
-    };
-    let body = frame::encode(scene.grid(), layer, scene.front(), &scene.route_cells(), info);
-    Ok(Response::new(200, "application/octet-stream", body))
+    Ok(Response::new(200, "application/octet-stream", scene.frame(name)?))
 }
 
 /// The address to wake the accept loop through: loopback for an unspecified bind address.

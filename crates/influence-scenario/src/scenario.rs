@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use influence::propagate::Seed;
-use influence::{Grid, Layer, Source, MAX_CELLS};
+use influence::{Grid, Source, MAX_CELLS};
 
 use crate::doc::Doc;
 use crate::error::{Invalid, Located};
@@ -214,21 +213,6 @@ impl Scenario {
     pub fn layer_named(&self, name: &str) -> Result<LayerName, String> {
         let flood = self.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
         layer_named(&self.teams, flood, name)
-    }
-
-    /// Each source with its team's index, in file order.
-    fn team_sources(&self) -> impl Iterator<Item = (usize, &Source)> {
-        self.sources.iter().map(|(team, source)| (*team, source))
-    }
-
-    /// Per team, the seeds its sources write into a propagation.
-    pub fn seeds(&self) -> Vec<Vec<Seed>> {
-        crate::spread::team_seeds(&self.grid, self.teams.len(), self.team_sources())
-    }
-
-    /// Per team, its sources stamped.
-    pub fn stamped(&self) -> Vec<Layer> {
-        crate::spread::stamped(&self.grid, self.teams.len(), self.team_sources())
     }
 
     /// A library error met while propagating, pinned to the `[propagation]` table.
