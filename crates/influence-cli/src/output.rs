@@ -4,6 +4,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use influence::analysis::Compound;
 use influence::render::{self, Marker, RenderOptions, RgbImage, Scale};
 
 use influence_scenario::engine::{Summary, View};
@@ -71,7 +72,7 @@ pub fn picture(
         scale,
         upscale: s.upscale,
         // The influence map shows where its front line runs.
-        frontline: (layer_name == LayerName::Analysis("influence")).then(|| run.front().to_vec()),
+        frontline: (layer_name == LayerName::Analysis(Compound::Influence)).then(|| run.front().to_vec()),
         markers,
         routes: run.routes().iter().flatten().map(|r| r.cells.clone()).collect(),
         ..RenderOptions::default()

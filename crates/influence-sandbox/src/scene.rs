@@ -398,7 +398,7 @@ impl Scene {
     /// The names of the layers, in the page's order: teams, compound maps, front line, heat.
     pub fn layer_names(&self) -> Vec<String> {
         let heat = self.kind() == Some(Kind::Flood);
-        layers::names(self.teams(), heat).map(str::to_owned).collect()
+        layers::names(self.teams(), heat).collect()
     }
 
     /// The step counts.

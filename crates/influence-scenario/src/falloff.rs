@@ -1,13 +1,57 @@
 //! The falloff keys of a `[[source]]` table turned into a library [`Falloff`]: each curve
 //! gets exactly its own parameters, and a missing or bad one is named.
 
-use influence::falloff::FalloffKind;
+use std::fmt;
+
 use influence::{Band, Falloff};
+use serde::{Deserialize, Serialize};
 
 use crate::error::Invalid;
 use crate::fixed::Fixed;
 use crate::key::KeyPath;
 use crate::source::SourceSpec;
+
+/// The `falloff` names of `[[source]]` tables: the library's built-in curves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FalloffKind {
+    /// [`Falloff::Linear`].
+    Linear,
+    /// [`Falloff::Exponential`]: `rate`.
+    Exponential,
+    /// [`Falloff::Halving`]: `step`.
+    Halving,
+    /// [`Falloff::Polynomial`]: `power`.
+    Polynomial,
+    /// [`Falloff::Gaussian`]: `sigma`.
+    Gaussian,
+    /// [`Falloff::Constant`].
+    Constant,
+    /// [`Falloff::Point`].
+    Point,
+    /// [`Falloff::Band`]: `points`, the four areas, or a `ring`.
+    Band,
+}
+
+impl FalloffKind {
+    /// The `[[source]]` keys this curve takes as its parameters.
+    pub fn params(self) -> &'static [&'static str] {
+        match self {
+            Self::Exponential => &["rate"],
+            Self::Halving => &["step"],
+            Self::Polynomial => &["power"],
+            Self::Gaussian => &["sigma"],
+            Self::Band => &["points", "full", "accuracy_end", "accuracy", "movement_end", "ring"],
+            Self::Linear | Self::Constant | Self::Point => &[],
+        }
+    }
+}
+
+impl fmt::Display for FalloffKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::vocab::name_of(self))
+    }
+}
 
 /// The band shorthand for full-strength, accuracy and movement areas, in `Band::areas` order.
 const AREA_KEYS: [&str; 4] = ["full", "accuracy_end", "accuracy", "movement_end"];
@@ -91,5 +135,24 @@ fn band(spec: &SourceSpec, path: &KeyPath) -> Result<Band, Invalid> {
         }
         let [full, accuracy_end, accuracy, movement_end] = areas.map(Option::unwrap_or_default);
         Band::areas(full, accuracy_end, accuracy, movement_end).map_err(at("full"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceSpec;
+    use crate::vocab;
+
+    #[test]
+    fn every_parameter_is_a_source_key() {
+        let keys = vocab::keys::<SourceSpec>();
+        for name in vocab::names::<FalloffKind>() {
+            let kind: FalloffKind = vocab::parse_name(name).unwrap();
+            assert_eq!(kind.to_string(), *name);
+            for p in kind.params() {
+                assert!(keys.contains(p), "{p} of {kind}");
+            }
+        }
     }
 }

@@ -43,6 +43,7 @@ pub mod report;
 pub mod route;
 pub mod scenario;
 pub mod source;
+pub mod vocab;
 pub mod write;
 
 pub use error::{Invalid, Located};

@@ -5,7 +5,7 @@ use influence::glam::Vec2;
 use influence::{Metric, Mode, Source};
 use serde::{Deserialize, Serialize};
 
-pub use influence::falloff::FalloffKind;
+pub use crate::falloff::FalloffKind;
 
 use crate::error::Invalid;
 use crate::fixed::Fixed;

@@ -25,7 +25,7 @@ pub struct Rendered {
 pub fn render(text: &str) -> Rendered {
     let s = scenario::parse("export.toml", text, &MapFiles::Embedded(&[])).expect("the export reads back");
     let flood = s.propagation.is_some_and(|p| p.kind() == influence_scenario::propagation::Kind::Flood);
-    let names: Vec<String> = layers::names(&s.teams, flood).map(str::to_owned).collect();
+    let names: Vec<String> = layers::names(&s.teams, flood).collect();
     let mut run = Run::new(s).expect("the export runs");
     run.finish(&mut |_| {}).expect("the export runs to its end");
     let view = run.view();

@@ -631,10 +631,7 @@ impl<'a> View<'a> {
     pub fn layer(&self, name: LayerName) -> Cow<'a, Layer> {
         match name {
             LayerName::Team(t) => Cow::Borrowed(self.team(t)),
-            // The scenario takes these names from `Analysis::NAMES`, all of which `by_name` knows.
-            LayerName::Analysis(a) => {
-                Cow::Borrowed(self.run.analysis.by_name(a).expect("a name from Analysis::NAMES"))
-            }
+            LayerName::Analysis(a) => Cow::Borrowed(self.run.analysis.get(a)),
             LayerName::Frontline => Cow::Borrowed(&self.run.front_layer),
             LayerName::Heat => match self.heat() {
                 Some(heat) => Cow::Borrowed(heat),
