@@ -20,7 +20,7 @@ use influence::glam::Vec2;
 use influence::{query, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
-use crate::bench::best_time;
+use crate::kernels::best_time;
 
 /// Largest read error a grid may have to count as accurate as the field: 1 % of the
 /// largest strength (5).

@@ -1,0 +1,8 @@
+//! Benchmarks of `influence`, kept out of the library and the command: the harness behind
+//! `influence bench` ([`kernels`]) and `influence bench --field` ([`field`]). The command
+//! parses and checks the arguments and prints; everything measured is here.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod field;
+pub mod kernels;
