@@ -39,8 +39,8 @@
 //! | now: `Stamper`                   |  0.91 |  0.96 |
 //! | now: `reference::stamp`          |  2.44 |  2.56 |
 //!
-//! So 2.7 times faster than the reference, from 0.94–0.99. `cargo bench -p influence --bench
-//! stamp` (1,000 linear sources of radius 8 into 1024²; the map's refill included): off
+//! So 2.7 times faster than the reference, from 0.94–0.99. `cargo bench -p influence-bench
+//! --bench stamp` (1,000 linear sources of radius 8 into 1024²; the map's refill included): off
 //! their cell centres 0.32 ms against the reference's 0.79 (before: 0.74 against 0.69); at
 //! the centres, kernels 0.31 ms, direct evaluation (`Stamper::direct`) 0.33 (before: 0.76)
 //! and the reference 0.80. Direct evaluation now costs about what a kernel does.

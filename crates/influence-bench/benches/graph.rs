@@ -15,7 +15,7 @@
 //!   `areas`, `DerivedGraph::areas` with spacing 12 (a clearance sweep, a sweep per seed,
 //!   and the nearest-seed labelling). Throughput is map cells per second.
 //!
-//! `cargo bench -p influence --bench graph -- --quick`
+//! `cargo bench -p influence-bench --bench graph -- --quick`
 //!
 //! On the 2-core development machine (noisy: runs vary by ~25 %), one run gave: step
 //! `grid_kernel` 0.15 ms, `grid_generic` 1.7 ms, `graph` 1.0 ms (64 M nodes/s); routes per

@@ -7,7 +7,8 @@
 //! * `generic` (1024² only): `step`, the rule written once over any space;
 //! * `reference`: `influence::reference::DiffusionReference`, written the way "Influence
 //!   Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy);
-//! * with `--features rayon`, `par_step` and `par_fused16` on pools of 1 and 2 threads;
+//! * `par_step` and `par_fused16` (feature `rayon`, which this crate turns on) on pools of
+//!   1 and 2 threads;
 //! * `arithmetic`: the step on a map of 1024 × 32 cells, which stays in the second-level
 //!   cache — the kernel's arithmetic alone, the bound a step meets while the map fits in
 //!   cache.
@@ -17,7 +18,7 @@
 //! flood fill predicting where a lost target went, on the real level `den012d` (Dragon
 //! Age: Origins), from the first open cell of its lower half, for 32 and 128 steps.
 //!
-//! `cargo bench -p influence --bench propagate --features rayon -- --quick`; criterion
+//! `cargo bench -p influence-bench --bench propagate -- --quick`; criterion
 //! reports elements (cells) per second and the time per element, i.e. per cell.
 #![allow(missing_docs)]
 
@@ -124,7 +125,6 @@ fn step(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(format!("fused{FUSED}"), side), |b| {
                 b.iter(|| fast.steps_grid(&grid, FUSED, &seeds).unwrap());
             });
-            #[cfg(feature = "rayon")]
             for threads in [1, 2] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 group.throughput(Throughput::Elements(grid.len() as u64));
