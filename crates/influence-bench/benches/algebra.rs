@@ -1,6 +1,6 @@
 //! The compound maps (influence, tension, vulnerability, …) of two 1024 × 1024 team layers:
-//! `Analysis::update`, in place, beside `influence::reference::analysis`, which builds each
-//! map as a fresh vector, in one run.
+//! `Analysis::update`, in place, beside `influence_bench::reference::analysis`, which builds
+//! each map as a fresh vector, in one run.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
         });
     });
     group.bench_function("reference", |b| {
-        b.iter(|| black_box(influence::reference::analysis(red.values(), blue.values())));
+        b.iter(|| black_box(influence_bench::reference::analysis(red.values(), blue.values())));
     });
     group.finish();
 }

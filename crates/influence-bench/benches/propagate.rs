@@ -5,8 +5,9 @@
 //! * `fused16`: `steps_grid` of 16 steps (throughput counts cells × steps, so the time per
 //!   element is the time per cell per step);
 //! * `generic` (1024² only): `step`, the rule written once over any space;
-//! * `reference`: `influence::reference::DiffusionReference`, written the way "Influence
-//!   Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy);
+//! * `reference`: `influence_bench::reference::DiffusionReference`, written the way
+//!   "Influence Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full
+//!   copy);
 //! * `par_step` and `par_fused16` (feature `rayon`, which this crate turns on) on pools of
 //!   1 and 2 threads;
 //! * `arithmetic`: the step on a map of 1024 × 32 cells, which stays in the second-level
@@ -29,8 +30,8 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use influence::glam::Vec2;
 use influence::glam::Vec3;
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed};
-use influence::reference::DiffusionReference;
 use influence::{Connectivity, Falloff, Grid, Mode, Source, Space, Stamper};
+use influence_bench::reference::DiffusionReference;
 
 const DECAY: f32 = 0.05;
 const MOMENTUM: f32 = 0.6;

@@ -1,5 +1,5 @@
 //! Stamping 1,000 sources of radius 8 into a 1024 × 1024 grid: the cached-kernel stamper,
-//! the same stamper evaluating every source directly, and `influence::reference::stamp`
+//! the same stamper evaluating every source directly, and `influence_bench::reference::stamp`
 //! (per cell: bounds-checked indexing, distance and falloff recomputed), in one run. Then
 //! the same sources moved off their cell centres, which the stamper evaluates directly.
 
@@ -52,7 +52,7 @@ fn bench(c: &mut Criterion) {
     let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
     measure(&mut group, "kernels", &mut layer, |l| cached.stamp_all(&grid, l, &all));
     measure(&mut group, "direct", &mut layer, |l| direct.stamp_all(&grid, l, &all));
-    measure(&mut group, "reference", &mut layer, |l| influence::reference::stamp(&grid, l, &all));
+    measure(&mut group, "reference", &mut layer, |l| influence_bench::reference::stamp(&grid, l, &all));
     group.finish();
 
     // Off-centre: no kernel applies, every source is evaluated directly.
@@ -61,7 +61,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(all.len() as u64));
     let mut stamper = Stamper::new();
     measure(&mut group, "stamper", &mut layer, |l| stamper.stamp_all(&grid, l, &all));
-    measure(&mut group, "reference", &mut layer, |l| influence::reference::stamp(&grid, l, &all));
+    measure(&mut group, "reference", &mut layer, |l| influence_bench::reference::stamp(&grid, l, &all));
     group.finish();
 }
 

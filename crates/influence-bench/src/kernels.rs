@@ -1,5 +1,5 @@
 //! `influence bench`: nanoseconds per cell for each kernel at several map sizes, beside a
-//! straightforward reference of the same kernel (`influence::reference`, or written plainly
+//! straightforward reference of the same kernel ([`crate::reference`], or written plainly
 //! here) and a plain copy of the map's bytes (the memory-bandwidth floor), all measured in
 //! the same run. Speed is reported as numbers and ratios, never judged against a fixed time.
 //!
@@ -21,9 +21,9 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use crate::reference::DiffusionReference;
 use influence::glam::{Vec2, Vec3};
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState};
-use influence::reference::DiffusionReference;
 use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
@@ -178,7 +178,7 @@ fn stamp(size: usize) -> Runs {
         }),
         Box::new(move || {
             layer2.fill(0.0);
-            influence::reference::stamp(&g2, &mut layer2, &s2);
+            crate::reference::stamp(&g2, &mut layer2, &s2);
             black_box(&layer2);
         }),
         size * size,
@@ -198,7 +198,7 @@ fn algebra(size: usize) -> Runs {
             black_box(&maps);
         }),
         Box::new(move || {
-            black_box(influence::reference::analysis(r2.values(), b2.values()));
+            black_box(crate::reference::analysis(r2.values(), b2.values()));
         }),
         cells,
     )

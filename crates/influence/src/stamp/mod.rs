@@ -27,7 +27,7 @@
 //! Before, each row fitted its span (an estimate, a trim with a memmove, an extension) and
 //! made three passes — distances, factors, the write — with the per-row work as large as
 //! the per-cell work: off-centre sources were no faster than the naive
-//! `reference::stamp`. Best of four runs each of
+//! `influence_bench::reference::stamp`. Best of four runs each of
 //! `cargo run --release -p influence-cli -- bench --sizes 256,1024 --kernels stamp` (one
 //! linear source of radius 8 per 256 cells, at cell corners, into a zeroed map), on a shared
 //! 2-core AMD EPYC; each line beside the reference of its own run — read the ratios:

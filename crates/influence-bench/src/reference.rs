@@ -1,10 +1,11 @@
 //! Straightforward implementations, written the way the articles' sample code is: per-cell
 //! loops with bounds-checked indexing, values recomputed, fresh buffers. They are the
-//! baselines that benchmarks (`cargo bench`, `influence bench`) measure the real kernels
-//! against in the same run, and oracles for tests. Not for production use.
+//! baselines that the benchmarks (`cargo bench -p influence-bench`, `influence bench`)
+//! measure the library's kernels against in the same run, and the tests below hold them to
+//! the library's answers. Not part of the library's API: nothing here is for production use.
 
-use crate::propagate::Diffusion;
-use crate::{Connectivity, Grid, Layer, Source};
+use influence::propagate::Diffusion;
+use influence::{Connectivity, Grid, Layer, Source};
 
 /// Stamps `sources` (Euclidean distance, additive) the naive way: every cell of each
 /// source's bounding box, distance and falloff computed from scratch, checked indexing.
@@ -100,14 +101,14 @@ impl DiffusionReference {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analysis, Falloff, Stamper};
+    use influence::{Analysis, Falloff, Stamper};
 
     #[test]
     fn naive_stamping_agrees_with_the_stamper() {
         let grid = Grid::from_rows(&["........", "..@@....", "........", "......@."]).unwrap();
         let sources: Vec<Source> = [(1.3, 0.7, 2.0), (5.5, 2.5, -1.0), (7.9, 3.9, 3.0)]
             .iter()
-            .map(|&(x, y, s)| Source::new(glam::Vec2::new(x, y), s, Falloff::Linear, 3.0).unwrap())
+            .map(|&(x, y, s)| Source::new(influence::glam::Vec2::new(x, y), s, Falloff::Linear, 3.0).unwrap())
             .collect();
         let (mut naive, mut fast) = (Layer::for_space(&grid), Layer::for_space(&grid));
         stamp(&grid, &mut naive, &sources);
@@ -119,7 +120,7 @@ mod tests {
 
     #[test]
     fn naive_diffusion_agrees_with_the_propagator_bit_for_bit() {
-        use crate::propagate::{Propagator, Seed};
+        use influence::propagate::{Propagator, Seed};
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = Grid::from_rows(&["......", ".@@...", "....@.", "......"])
                 .unwrap()
