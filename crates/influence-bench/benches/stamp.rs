@@ -9,6 +9,7 @@ use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use influence::glam::Vec2;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
+use influence_bench::rng::Rng;
 use std::hint::black_box;
 
 const SIZE: usize = 1024;
@@ -16,13 +17,11 @@ const RADIUS: f32 = 8.0;
 
 /// `n` sources at cell centres, each moved by `offset` (in world units).
 fn sources(grid: &Grid, n: usize, offset: Vec2) -> Vec<Source> {
-    let mut s = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let (x, y) = ((s >> 20) as usize % SIZE, (s >> 42) as usize % SIZE);
-            let at = grid.cell_center(x, y) + offset;
-            Source::new(at, 1.0 + (s % 7) as f32, Falloff::Linear, RADIUS).unwrap()
+            let at = grid.cell_center(rng.below(SIZE), rng.below(SIZE)) + offset;
+            Source::new(at, 1.0 + rng.below(7) as f32, Falloff::Linear, RADIUS).unwrap()
         })
         .collect()
 }

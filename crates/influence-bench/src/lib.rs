@@ -9,3 +9,4 @@
 pub mod field;
 pub mod kernels;
 pub mod reference;
+pub mod rng;
