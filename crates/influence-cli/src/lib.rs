@@ -4,8 +4,6 @@
 #![forbid(unsafe_code)]
 
 pub mod animate;
-pub mod bench;
-pub mod bench_field;
 pub mod demo;
 pub mod error;
 pub mod frames;

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use influence_cli::error::CliError;
-use influence_cli::{animate, bench, bench_field, demo, output, progress};
+use influence_cli::{animate, demo, output, progress};
 use influence_scenario::engine::Run;
 use influence_scenario::scenario;
 
@@ -190,17 +190,17 @@ fn field_benchmark(quick: bool, seconds: f64, json: bool) -> Result<(), CliError
     if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
         return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
     }
-    let report = bench_field::run(quick, std::time::Duration::from_secs_f64(seconds));
+    let report = influence_bench::field::run(quick, std::time::Duration::from_secs_f64(seconds));
     if json {
         say(&format!("{}\n", serde_json::to_string_pretty(&report).expect("the report serialises")));
     } else {
-        say(&bench_field::table(&report));
+        say(&influence_bench::field::table(&report));
     }
     Ok(())
 }
 
 fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> Result<(), CliError> {
-    let known = bench::kernel_names();
+    let known = influence_bench::kernels::kernel_names();
     if let Some(bad) = kernels.iter().find(|k| !known.contains(&k.as_str())) {
         return Err(CliError::Usage(format!("unknown kernel {bad:?}; known: {}", known.join(", "))));
     }
@@ -211,9 +211,9 @@ fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> R
         return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
     }
     let budget = std::time::Duration::from_secs_f64(seconds);
-    let records = bench::run(sizes, kernels, budget, |r| {
+    let records = influence_bench::kernels::run(sizes, kernels, budget, |r| {
         if !json {
-            say(&format!("{}\n", bench::line(r)));
+            say(&format!("{}\n", influence_bench::kernels::line(r)));
         }
     });
     if json {
