@@ -17,6 +17,7 @@ use clap::{Parser, Subcommand};
 use influence_cli::error::CliError;
 use influence_cli::{animate, demo, output, progress};
 use influence_scenario::engine::Run;
+use influence_scenario::error::{Located, Problem};
 use influence_scenario::scenario;
 
 /// Influence maps for game AI: scenarios in, heatmaps, arrays and a summary out.
@@ -148,7 +149,7 @@ fn execute(command: Command) -> Result<(), CliError> {
             use influence_sandbox::{serve, SandboxError, ServeConfig};
             return serve(ServeConfig { host, port, scenario }).map_err(|e| match e {
                 SandboxError::Scenario { path, message } => {
-                    CliError::input(&path.display().to_string(), None, None, message)
+                    CliError::Input(Located::new(&path.display().to_string(), Problem::Value, message))
                 }
                 other => CliError::Usage(other.to_string()), // e.g. the port is taken
             });

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Invalid;
 use crate::fixed::Fixed;
 use crate::key::KeyPath;
+use crate::rule::{check, Rule};
 use crate::source::SourceSpec;
 
 /// The `falloff` names of `[[source]]` tables: the library's built-in curves.
@@ -80,27 +81,37 @@ pub fn build(spec: &SourceSpec, path: &KeyPath, cell_size: f32) -> Result<(Fallo
             [] => "no parameters".to_owned(),
             keys => format!("only {}", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
         };
-        return Err(Invalid::at(
+        return Err(Invalid::unknown_key(
             &path.key(key),
             format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
         ));
     }
-    let need = |key: &str, value: Option<f32>| {
-        value.ok_or_else(|| Invalid::at(&path.key(key), format!("falloff \"{kind}\" needs `{key}`")))
+    let need = |key: &str, value: Option<f32>, rule: Rule| {
+        let key = path.key(key);
+        let value = value.ok_or_else(|| {
+            Invalid::missing(
+                &key,
+                format!("falloff \"{kind}\" needs `{}`", key.last_key().unwrap_or_default()),
+            )
+        })?;
+        check(&key, value, rule)
     };
     let falloff = match kind {
         FalloffKind::Linear => Falloff::Linear,
-        FalloffKind::Exponential => Falloff::Exponential { rate: need("rate", spec.rate)? },
-        FalloffKind::Halving => Falloff::Halving { step: spec.step.unwrap_or(cell_size) },
-        FalloffKind::Polynomial => Falloff::Polynomial { power: need("power", spec.power)? },
-        FalloffKind::Gaussian => Falloff::Gaussian { sigma: need("sigma", spec.sigma)? },
+        FalloffKind::Exponential => {
+            Falloff::Exponential { rate: need("rate", spec.rate, Rule::NonNegative)? }
+        }
+        FalloffKind::Halving => {
+            Falloff::Halving { step: need("step", spec.step.or(Some(cell_size)), Rule::Positive)? }
+        }
+        FalloffKind::Polynomial => Falloff::Polynomial { power: need("power", spec.power, Rule::Positive)? },
+        FalloffKind::Gaussian => Falloff::Gaussian { sigma: need("sigma", spec.sigma, Rule::Positive)? },
         FalloffKind::Constant => Falloff::Constant,
         FalloffKind::Point => Falloff::Point,
         FalloffKind::Band => Falloff::Band(band(spec, path)?),
     };
-    if let Err(e) = falloff.validate() {
-        return Err(Invalid::at(&path.key(kind.params().first().unwrap_or(&"falloff")), e));
-    }
+    // Every parameter was checked above; what the library still refuses concerns the curve.
+    falloff.validate().map_err(|e| Invalid::at(&path.key("falloff"), e))?;
     let extent = match &falloff {
         Falloff::Band(b) => Some(b.extent()),
         Falloff::Point => Some(cell_size),
@@ -125,17 +136,50 @@ fn band(spec: &SourceSpec, path: &KeyPath) -> Result<Band, Invalid> {
         move |e: influence::Error| Invalid::at(&path, e)
     };
     if let Some(points) = &spec.points {
+        for (i, Fixed([d, f])) in points.iter().enumerate() {
+            check(&path.key("points").index(i).index(0), *d, Rule::NonNegative)?;
+            check(&path.key("points").index(i).index(1), *f, Rule::Factor)?;
+        }
         Band::new(points.iter().map(|Fixed([d, f])| (*d, *f)).collect()).map_err(at("points"))
-    } else if let Some(Fixed([inner_fade, inner, outer, outer_fade])) = spec.ring {
+    } else if let Some(Fixed(ring)) = spec.ring {
+        increasing(&path.key("ring"), &ring)?;
+        let [inner_fade, inner, outer, outer_fade] = ring;
         Band::ring(inner_fade, inner, outer, outer_fade).map_err(at("ring"))
     } else {
         if let Some(i) = areas.iter().position(Option::is_none) {
             let message = "band areas need all four of `full`, `accuracy_end`, `accuracy`, `movement_end`";
-            return Err(Invalid::at(&path.key(AREA_KEYS[i]), message));
+            return Err(Invalid::missing(&path.key(AREA_KEYS[i]), message));
         }
         let [full, accuracy_end, accuracy, movement_end] = areas.map(Option::unwrap_or_default);
-        Band::areas(full, accuracy_end, accuracy, movement_end).map_err(at("full"))
+        check(&path.key("full"), full, Rule::NonNegative)?;
+        check(&path.key("accuracy"), accuracy, Rule::Factor)?;
+        for (key, value, after, floor) in [
+            ("accuracy_end", accuracy_end, "full", full),
+            ("movement_end", movement_end, "accuracy_end", accuracy_end),
+        ] {
+            if value < floor {
+                return Err(Invalid::at(
+                    &path.key(key),
+                    format!("{key} must be >= {after} ({floor}), got {value}"),
+                ));
+            }
+        }
+        Band::areas(full, accuracy_end, accuracy, movement_end).map_err(at("falloff"))
     }
+}
+
+/// Ring distances: each >= 0 and none smaller than the one before.
+fn increasing(key: &KeyPath, values: &[f32]) -> Result<(), Invalid> {
+    for (i, &v) in values.iter().enumerate() {
+        check(&key.index(i), v, Rule::NonNegative)?;
+        if i > 0 && v < values[i - 1] {
+            return Err(Invalid::at(
+                &key.index(i),
+                format!("ring distances must not decrease: {} then {v}", values[i - 1]),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
