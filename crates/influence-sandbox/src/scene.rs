@@ -21,7 +21,8 @@ use influence_scenario::route::{PathPlan, PathSpec};
 use influence_scenario::scenario::Scenario;
 use influence_scenario::source::SourceSpec;
 
-use crate::api::{ApiError, CellView, MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
+use crate::api::{CellView, MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
+use crate::error::SceneError;
 use crate::frame::{self, FrameInfo};
 use crate::spec::{self, limits};
 
@@ -92,7 +93,7 @@ impl Scene {
     /// Should the bundled map not parse (a test holds that it does).
     pub fn bundled_default() -> Result<Self, String> {
         let map = &crate::maps::BUNDLED[0];
-        Ok(Self::new(spec::movingai_grid(map.text)?, map.name.to_owned()))
+        Ok(Self::new(spec::movingai_grid(map.text).map_err(|e| e.to_string())?, map.name.to_owned()))
     }
 
     /// The map.
@@ -139,7 +140,7 @@ impl Scene {
     /// Builds a scene from validated parts (an import).
     ///
     /// # Errors
-    /// 422 naming the source or table at fault.
+    /// [`SceneError`] naming the source or table at fault.
     pub fn from_parts(
         grid: Grid,
         map_name: String,
@@ -147,7 +148,7 @@ impl Scene {
         perspective: Option<String>,
         propagation: Option<PropagationSpec>,
         paths: Vec<PathSpec>,
-    ) -> Result<Self, ApiError> {
+    ) -> Result<Self, SceneError> {
         let mut scene = Self::new(grid, map_name);
         if let Some(spec) = propagation {
             let p = spec::propagation(&spec, scene.grid())?;
@@ -156,7 +157,7 @@ impl Scene {
             scene.run.set_propagation(Some(p), Vec::new());
         }
         for (i, spec) in sources.into_iter().enumerate() {
-            scene.add_source(spec).map_err(|e| ApiError::invalid(format!("source[{i}]: {}", e.message)))?;
+            scene.add_source(spec).map_err(|e| e.within(&format!("source[{i}]")))?;
         }
         if let Some(p) = perspective {
             scene.set_perspective(Some(p))?;
@@ -182,8 +183,8 @@ impl Scene {
     /// flood fill (whose last-seen cell belonged to the old map) goes.
     ///
     /// # Errors
-    /// 404 for an unknown bundled map, 422 for a bad or oversized map.
-    pub fn load_map(&mut self, request: &MapRequest) -> Result<(), ApiError> {
+    /// [`SceneError::NotFound`] for an unknown bundled map, another for a bad or oversized one.
+    pub fn load_map(&mut self, request: &MapRequest) -> Result<(), SceneError> {
         let (spec, text, name) = request.resolve()?;
         let grid = spec::map_grid(&spec, text)?;
         let propagation = self.propagation.take().filter(|s| s.kind != Kind::Flood);
@@ -199,11 +200,11 @@ impl Scene {
     /// Blocks or opens cells; a flood's last-seen cell and the routes' ends stay open.
     ///
     /// # Errors
-    /// 422 for a cell off the map (nothing changes then).
-    pub fn edit_walls(&mut self, edit: &WallEdit) -> Result<(), ApiError> {
+    /// [`SceneError`] for a cell off the map (nothing changes then).
+    pub fn edit_walls(&mut self, edit: &WallEdit) -> Result<(), SceneError> {
         let (w, h) = (self.grid().width(), self.grid().height());
         if let Some([x, y]) = edit.cells.iter().find(|[x, y]| *x as usize >= w || *y as usize >= h) {
-            return Err(ApiError::invalid(format!("cell ({x}, {y}) is outside the {w}×{h} map")));
+            return Err(SceneError::invalid(format!("cell ({x}, {y}) is outside the {w}×{h} map")));
         }
         let s = self.run.scenario();
         let mut keep: Vec<usize> = s.paths.iter().flat_map(|p| [p.from, p.to]).collect();
@@ -224,14 +225,14 @@ impl Scene {
     }
 
     /// Validates a source against the scene (its team, the caps, the propagation's modes).
-    fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, ApiError> {
+    fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, SceneError> {
         let source = spec::source(spec, self.grid().cell_size(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
         let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
         teams.sort_unstable();
         teams.dedup();
         if !teams.contains(&spec.team.as_str()) && teams.len() >= limits::MAX_TEAMS {
-            return Err(ApiError::invalid(format!("at most {} teams", limits::MAX_TEAMS)));
+            return Err(SceneError::Limit(format!("at most {} teams", limits::MAX_TEAMS)));
         }
         Ok(source)
     }
@@ -239,10 +240,10 @@ impl Scene {
     /// Adds a source at the end; returns its id.
     ///
     /// # Errors
-    /// 422 for a bad source or one over the caps.
-    pub fn add_source(&mut self, spec: SourceSpec) -> Result<u32, ApiError> {
+    /// [`SceneError`] for a bad source or one over the caps.
+    pub fn add_source(&mut self, spec: SourceSpec) -> Result<u32, SceneError> {
         if self.sources.len() >= limits::MAX_SOURCES {
-            return Err(ApiError::invalid(format!("at most {} sources", limits::MAX_SOURCES)));
+            return Err(SceneError::Limit(format!("at most {} sources", limits::MAX_SOURCES)));
         }
         let source = self.checked(&spec, None)?;
         let id = self.next_id;
@@ -256,8 +257,8 @@ impl Scene {
     /// Replaces source `id`'s table, keeping its place in the order.
     ///
     /// # Errors
-    /// 404 for no such source, 422 for a bad table.
-    pub fn replace_source(&mut self, id: u32, spec: SourceSpec) -> Result<(), ApiError> {
+    /// [`SceneError::NotFound`] for no such source, another for a bad table.
+    pub fn replace_source(&mut self, id: u32, spec: SourceSpec) -> Result<(), SceneError> {
         let i = self.index_of(id)?;
         let source = self.checked(&spec, Some(id))?;
         self.run.replace_source(i, &spec.team, source);
@@ -269,8 +270,8 @@ impl Scene {
     /// Removes source `id`.
     ///
     /// # Errors
-    /// 404 for no such source.
-    pub fn delete_source(&mut self, id: u32) -> Result<(), ApiError> {
+    /// [`SceneError::NotFound`] for no such source.
+    pub fn delete_source(&mut self, id: u32) -> Result<(), SceneError> {
         let i = self.index_of(id)?;
         self.run.remove_source(i);
         self.sources.remove(i);
@@ -278,21 +279,21 @@ impl Scene {
         Ok(())
     }
 
-    fn index_of(&self, id: u32) -> Result<usize, ApiError> {
+    fn index_of(&self, id: u32) -> Result<usize, SceneError> {
         self.sources
             .iter()
             .position(|p| p.id == id)
-            .ok_or_else(|| ApiError::not_found(format!("no source {id}")))
+            .ok_or_else(|| SceneError::NotFound(format!("no source {id}")))
     }
 
     /// Sets the perspective team (`None`: the first team).
     ///
     /// # Errors
-    /// 422 for a team without sources.
-    pub fn set_perspective(&mut self, team: Option<String>) -> Result<(), ApiError> {
+    /// [`SceneError`] for a team without sources.
+    pub fn set_perspective(&mut self, team: Option<String>) -> Result<(), SceneError> {
         if let Some(t) = &team {
             if !self.sources.iter().any(|p| &p.spec.team == t) {
-                return Err(ApiError::invalid(format!("no source has team {t:?}")));
+                return Err(SceneError::invalid(format!("no source has team {t:?}")));
             }
         }
         self.perspective.clone_from(&team);
@@ -305,8 +306,8 @@ impl Scene {
     /// keeps the current count if the kind stays, else starts at 1.
     ///
     /// # Errors
-    /// 422 for a bad table, or a source whose mode the new kind refuses.
-    pub fn set_propagation(&mut self, spec: Option<PropagationSpec>) -> Result<(), ApiError> {
+    /// [`SceneError`] for a bad table, or a source whose mode the new kind refuses.
+    pub fn set_propagation(&mut self, spec: Option<PropagationSpec>) -> Result<(), SceneError> {
         let Some(mut spec) = spec else {
             let sources = self.revalidated(None)?;
             self.propagation = None;
@@ -330,12 +331,12 @@ impl Scene {
     }
 
     /// Every source checked again under a propagation of `kind` (which sets modes by default).
-    fn revalidated(&self, kind: Option<Kind>) -> Result<Vec<(String, Source)>, ApiError> {
+    fn revalidated(&self, kind: Option<Kind>) -> Result<Vec<(String, Source)>, SceneError> {
         self.sources
             .iter()
             .map(|placed| {
                 let source = spec::source(&placed.spec, self.grid().cell_size(), kind)
-                    .map_err(|e| ApiError::invalid(format!("source {}: {e}", placed.id)))?;
+                    .map_err(|e| e.within(&format!("source {}", placed.id)))?;
                 Ok((placed.spec.team.clone(), source))
             })
             .collect()
@@ -344,10 +345,10 @@ impl Scene {
     /// Replaces the routes (`[[path]]` tables).
     ///
     /// # Errors
-    /// 422 for more than [`limits::MAX_PATHS`] or a bad table (nothing changes then).
-    pub fn set_paths(&mut self, specs: Vec<PathSpec>) -> Result<(), ApiError> {
+    /// [`SceneError`] for more than [`limits::MAX_PATHS`] or a bad table (nothing changes then).
+    pub fn set_paths(&mut self, specs: Vec<PathSpec>) -> Result<(), SceneError> {
         if specs.len() > limits::MAX_PATHS {
-            return Err(ApiError::invalid(format!("at most {} paths", limits::MAX_PATHS)));
+            return Err(SceneError::Limit(format!("at most {} paths", limits::MAX_PATHS)));
         }
         let heat = self.kind() == Some(Kind::Flood);
         let plans: Vec<PathPlan> = specs
@@ -458,16 +459,16 @@ impl Scene {
     /// `GET /api/layer/{name}`: the layer as a frame, after bringing the layers up to date.
     ///
     /// # Errors
-    /// 404 for a layer the scene does not have.
-    pub fn frame(&mut self, name: &str) -> Result<Vec<u8>, ApiError> {
+    /// [`SceneError::NotFound`] for a layer the scene does not have.
+    pub fn frame(&mut self, name: &str) -> Result<Vec<u8>, SceneError> {
         self.refresh();
         let names = self.layer_names();
         let steps = self.steps();
         let version = self.version;
         let view = self.run.view();
-        let layer = view
-            .layer_named(name)
-            .ok_or_else(|| ApiError::not_found(format!("no layer {name:?}; layers: {}", names.join(", "))))?;
+        let layer = view.layer_named(name).ok_or_else(|| {
+            SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", ")))
+        })?;
         let last_seen = match view.scenario().propagation.map(|p| p.method) {
             Some(Method::Flood { last_seen, .. }) => Some(last_seen),
             _ => None,
@@ -488,14 +489,14 @@ impl Scene {
     /// `GET /api/cell`, after bringing the layers up to date.
     ///
     /// # Errors
-    /// 422 for a cell off the map.
-    pub fn cell(&mut self, x: usize, y: usize) -> Result<CellView, ApiError> {
+    /// [`SceneError`] for a cell off the map.
+    pub fn cell(&mut self, x: usize, y: usize) -> Result<CellView, SceneError> {
         self.refresh();
         let layers = self.layer_names();
         let view = self.run.view();
         let g = &view.scenario().grid;
         let i = g.index(x, y).ok_or_else(|| {
-            ApiError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
+            SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
         })?;
         let values =
             layers.iter().map(|n| view.layer_named(n).map_or(f32::NAN, |l: Cow<'_, Layer>| l[i])).collect();

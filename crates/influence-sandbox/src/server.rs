@@ -21,12 +21,14 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use influence_scenario::error::Problem;
 use influence_scenario::source::SourceSpec;
 
 use crate::api::{
     self, ApiError, BundledView, FrameRequest, MapRequest, PathsRequest, PerspectiveRequest, StepRequest,
     WallEdit,
 };
+use crate::error::SceneError;
 use crate::frame;
 use crate::http::{read_request, write_response, ReadError, Request, Response};
 use crate::scene::Scene;
@@ -373,6 +375,21 @@ fn check_advance(n: u64) -> Result<u64, ApiError> {
 
 fn layer_frame(scene: &mut Scene, name: &str) -> Result<Response, ApiError> {
     Ok(Response::new(200, "application/octet-stream", scene.frame(name)?))
+}
+
+/// The status for what the scene refused: the one place kinds of fault become HTTP statuses.
+impl From<SceneError> for ApiError {
+    fn from(e: SceneError) -> Self {
+        let status = match &e {
+            SceneError::NotFound(_) => 404,
+            SceneError::Scenario {
+                problem: Problem::Syntax | Problem::UnknownKey | Problem::Type, ..
+            } => 400,
+            SceneError::Scenario { .. } | SceneError::Limit(_) => 422,
+            SceneError::Internal(_) => 500,
+        };
+        Self { status, message: e.to_string() }
+    }
 }
 
 /// The address to wake the accept loop through: loopback for an unspecified bind address.

@@ -115,11 +115,6 @@ impl Invalid {
         Self::Key { key: key.clone(), problem: Problem::Missing, message: message.to_string() }
     }
 
-    /// `key` is not one the table takes.
-    pub fn unknown_key(key: &KeyPath, message: impl fmt::Display) -> Self {
-        Self::Key { key: key.clone(), problem: Problem::UnknownKey, message: message.to_string() }
-    }
-
     /// The kind of fault.
     pub fn problem(&self) -> Problem {
         match self {

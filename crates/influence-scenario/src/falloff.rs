@@ -81,7 +81,7 @@ pub fn build(spec: &SourceSpec, path: &KeyPath, cell_size: f32) -> Result<(Fallo
             [] => "no parameters".to_owned(),
             keys => format!("only {}", keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")),
         };
-        return Err(Invalid::unknown_key(
+        return Err(Invalid::at(
             &path.key(key),
             format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
         ));

@@ -215,7 +215,7 @@ fn curve(spec: &FieldSourceSpec, path: &KeyPath) -> Result<Curve, Invalid> {
     let given = [("power", spec.power), ("sigma", spec.sigma), ("rate", spec.rate)];
     if let Some((key, _)) = given.iter().find(|(k, v)| v.is_some() && *k != own) {
         let takes = if own == "falloff" { "no parameters".to_owned() } else { format!("only `{own}`") };
-        return Err(Invalid::unknown_key(
+        return Err(Invalid::at(
             &path.key(key),
             format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
         ));

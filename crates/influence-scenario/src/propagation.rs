@@ -195,7 +195,7 @@ impl PropagationSpec {
         let kind = self.kind;
         if let Some((k, _)) = given.iter().find(|(k, g)| *g && !kind.params().contains(k)) {
             let takes = kind.params().iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ");
-            return Err(Invalid::unknown_key(
+            return Err(Invalid::at(
                 &key(k),
                 format!("is not a key of kind \"{kind}\", which takes {takes}"),
             ));
