@@ -14,8 +14,16 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use influence_cli::error::CliError;
-use influence_cli::{animate, demo, output, progress};
+mod animate;
+mod demo;
+mod error;
+mod frames;
+mod gif_writer;
+mod npy;
+mod output;
+mod progress;
+
+use error::CliError;
 use influence_scenario::engine::Run;
 use influence_scenario::error::{Located, Problem};
 use influence_scenario::scenario;

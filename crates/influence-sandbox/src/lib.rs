@@ -29,21 +29,23 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
-pub mod api;
-pub mod error;
-pub mod export;
-pub mod frame;
-pub mod http;
-pub mod maps;
-pub mod scene;
-pub mod server;
-pub mod spec;
+mod api;
+mod error;
+mod export;
+mod frame;
+mod http;
+mod maps;
+mod scene;
+mod server;
+mod spec;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+
+pub use server::MAX_CONNECTIONS;
 
 use scene::Scene;
 use server::Shared;

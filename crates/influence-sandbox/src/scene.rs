@@ -408,11 +408,6 @@ impl Scene {
         Steps { target: self.steps, done: done.min(self.steps) }
     }
 
-    /// The edit counter.
-    pub fn version(&self) -> u64 {
-        self.version
-    }
-
     /// `GET /api/scene`, after bringing the layers up to date.
     pub fn view(&mut self) -> SceneView<'_> {
         self.refresh();

@@ -523,7 +523,7 @@ fn too_many_connections_are_turned_away_then_served_again() {
     let s = server();
     let a = s.addr();
     let idle: Vec<TcpStream> =
-        (0..influence_sandbox::server::MAX_CONNECTIONS).map(|_| TcpStream::connect(a).unwrap()).collect();
+        (0..influence_sandbox::MAX_CONNECTIONS).map(|_| TcpStream::connect(a).unwrap()).collect();
     std::thread::sleep(Duration::from_millis(200));
     assert_eq!(get(a, "/api/scene").status, 503);
     drop(idle);

@@ -1,5 +1,5 @@
 //! A scenario file as written: every table, unknown keys refused (each key is described in
-//! `docs/scenario.md`). [`scenario`](crate::scenario) validates it; [`write`](crate::write)
+//! `docs/scenario.md`). [`scenario`](crate::scenario) validates it; [`ScenarioFile::to_toml`]
 //! puts it back into TOML.
 
 use serde::{Deserialize, Serialize};

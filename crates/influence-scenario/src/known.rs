@@ -1,6 +1,6 @@
 //! Keys and names a scenario must use, checked on the document before its tables are read,
 //! so that a misspelling is named at its line with the closest known key or name — both
-//! lists read off the tables' own serde definitions ([`vocab`](mod@crate::vocab)).
+//! lists read off the tables' own serde definitions (`vocab.rs`).
 
 use toml_edit::Value;
 

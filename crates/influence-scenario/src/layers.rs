@@ -4,7 +4,7 @@
 
 use influence::analysis::Compound;
 
-use crate::vocab::name_of;
+use crate::vocab::{name_of, parse_name};
 
 /// A layer of a run, by what it is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -57,7 +57,7 @@ pub fn names(teams: &[String], heat: bool) -> impl Iterator<Item = String> + '_ 
 pub fn layer_named(teams: &[String], heat: bool, name: &str) -> Result<LayerName, String> {
     if let Some(t) = teams.iter().position(|t| t == name) {
         Ok(LayerName::Team(t))
-    } else if let Some(&a) = Compound::ALL.iter().find(|a| name_of(*a) == name) {
+    } else if let Some(a) = parse_name::<Compound>(name) {
         Ok(LayerName::Analysis(a))
     } else if name == "frontline" {
         Ok(LayerName::Frontline)

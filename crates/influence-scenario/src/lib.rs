@@ -5,7 +5,7 @@
 //!
 //! * the tables as written — [`file::ScenarioFile`] and its `[map]`, `[[source]]`,
 //!   `[propagation]`, `[field]`, `[[path]]` and `[output]` tables — with serde, unknown keys
-//!   refused, and [`write`](mod@write) to put a scenario back into TOML;
+//!   refused, and [`ScenarioFile::to_toml`](file::ScenarioFile::to_toml) to put a scenario back into TOML;
 //! * their validation into library objects (`Grid`, `Source`, `Diffusion`, `Chase`, routes):
 //!   each table on its own, returning [`Invalid`] (the key path at fault), or a whole file
 //!   with [`scenario::parse`], whose errors are [`Located`] at file, line and key through the
@@ -33,20 +33,20 @@ pub mod error;
 pub mod falloff;
 pub mod field;
 pub mod file;
-pub mod fixed;
-pub mod key;
+mod fixed;
+mod key;
 pub mod known;
 pub mod layers;
 pub mod map;
-pub mod map_files;
+mod map_files;
 pub mod propagation;
 pub mod report;
 pub mod route;
 mod rule;
 pub mod scenario;
 pub mod source;
-pub mod vocab;
-pub mod write;
+mod vocab;
+mod write;
 
 pub use error::{Invalid, Located};
 pub use fixed::Fixed;

@@ -103,7 +103,7 @@ fn count(doc: &Value) -> (Vec<String>, BTreeMap<String, usize>) {
                 types.push(path);
             }
             "function" if public(item) && paths.contains_key(id) => {
-                *functions.entry(String::new()).or_insert(0) += 1
+                *functions.entry(String::new()).or_insert(0) += 1;
             }
             "impl" => {
                 let imp = &item["inner"]["impl"];
