@@ -68,7 +68,11 @@ pub mod route;
 pub mod source;
 pub mod space;
 pub mod stamp;
-pub mod stamp_space;
+
+/// Stamping on any [`Locate`] space, at the path it had before it joined [`stamp`].
+pub mod stamp_space {
+    pub use crate::stamp::{stamp_space, SpaceStamper};
+}
 
 pub use analysis::Analysis;
 pub use error::Error;
@@ -78,5 +82,4 @@ pub use layer::Layer;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
 pub use space::{Connectivity, Graph, Grid, Locate, Space, MAX_CELLS};
-pub use stamp::Stamper;
-pub use stamp_space::SpaceStamper;
+pub use stamp::{SpaceStamper, Stamper};
