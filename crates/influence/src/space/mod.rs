@@ -23,7 +23,7 @@
 //! A 256 × 256 grid thus takes 64 KiB, each layer 256 KiB, a propagator 512 KiB plus at most
 //! about 1 MiB of rows per thread, and the same map as a graph about 11 MB.
 
-mod derived;
+pub(crate) mod derived;
 mod graph;
 mod graph_io;
 mod grid;
