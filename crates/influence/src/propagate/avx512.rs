@@ -316,7 +316,8 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool>(
         momentum: _mm512_set1_ps(k.momentum),
         threshold: _mm512_set1_ps(k.threshold),
     };
-    // SAFETY (gates): the bit rows are as wide as `out` (asserted above), and 16j < w.
+    // SAFETY: `gates` needs bit rows at least 16j + 1 cells wide. They are as wide as `out`
+    // (asserted above), and it is called only for chunks j < `chunks`, so 16j < w.
     let gates = |j| unsafe { gates::<EIGHT>(bits, j) };
     // Streaming: which cell of a chunk sits at a 64-byte boundary (0 to 15), so that the
     // aligned block ending in chunk j starts `back` cells before it, and the lane order that
