@@ -29,10 +29,14 @@ pub fn check_scenario(data: &[u8]) {
         return;
     }
     let layers = scenario.layers.clone();
-    let Ok(run) = influence_cli::run::Run::new(scenario) else { return };
-    let _summary = influence_cli::summary::Summary::new(&run);
+    let Ok(mut run) = influence_scenario::engine::Run::new(scenario) else { return };
+    if run.finish(&mut |_| {}).is_err() {
+        return;
+    }
+    let view = run.view();
+    let _summary = view.summary();
     for (name, layer) in layers {
-        assert!(run.layer(layer).values().iter().all(|v| !v.is_nan()), "NaN in layer {name}");
+        assert!(view.layer(layer).values().iter().all(|v| !v.is_nan()), "NaN in layer {name}");
     }
 }
 

@@ -4,22 +4,18 @@
 //! (the propagation is deterministic): once for the scale, once to draw them, so memory
 //! does not grow with the number of frames.
 
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use influence::render::Scale;
 use influence::Layer;
 
 use influence_scenario::propagation::Kind;
 use influence_scenario::scenario::Scenario;
-use influence_scenario::spread::Chased;
 
 use crate::error::CliError;
 use crate::frames::Frames;
 use crate::gif_writer::GifWriter;
-use crate::output;
-use crate::run::Run;
+use crate::{output, progress};
 
 /// What to write, from the command line.
 #[derive(Debug)]
@@ -66,7 +62,7 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
         return Err(CliError::Usage(format!("--fps must be within 1..=100, got {}", opts.fps)));
     }
     // Fails first for a scenario without [propagation].
-    let mut frames = Frames::new(scenario, opts.frames, opts.every)?;
+    let mut frames = Frames::new(scenario.clone(), opts.frames, opts.every)?;
     let flood = scenario.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
     let name = opts.layer.clone().unwrap_or_else(|| if flood { "heat" } else { "influence" }.to_owned());
     let layer = scenario.layer_named(&name).map_err(|m| CliError::Usage(format!("--layer: {m}")))?;
@@ -74,12 +70,10 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
     std::fs::create_dir_all(dir).map_err(|e| CliError::output(dir, &e))?;
 
     // Pass 1: the range of the layer over every frame.
-    let bar = progress(None, "computing the colour scale");
+    let bar = progress::bar(None, "computing the colour scale", "frames");
     let (mut lo, mut hi, mut count) = (f32::INFINITY, f32::NEG_INFINITY, 0);
-    let mut run: Option<Run> = None;
-    while let Some((teams, chase)) = frames.next_state()? {
-        let run = set(&mut run, scenario, teams, chase);
-        for &v in run.layer(layer).values().iter().filter(|v| v.is_finite()) {
+    while let Some(view) = frames.next_view()? {
+        for &v in view.layer(layer).values().iter().filter(|v| v.is_finite()) {
             (lo, hi) = (lo.min(v), hi.max(v));
         }
         count += 1;
@@ -94,16 +88,15 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
     };
 
     // Pass 2: draw.
-    let bar = progress(Some(count), "writing frames");
-    let mut frames = Frames::new(scenario, opts.frames, opts.every)?;
+    let bar = progress::bar(Some(count), "writing frames", "frames");
+    let mut frames = Frames::new(scenario.clone(), opts.frames, opts.every)?;
     let gif_path = dir.join(format!("{name}.gif"));
     let mut writer: Option<GifWriter> = None;
     let mut files = Vec::new();
     let mut i = 0;
-    while let Some((teams, chase)) = frames.next_state()? {
-        let run = set(&mut run, scenario, teams, chase);
+    while let Some(view) = frames.next_view()? {
         let png_path = dir.join(format!("frame-{i:04}.png"));
-        let image = output::picture(run, layer, Some(scale), if png { &png_path } else { &gif_path })?;
+        let image = output::picture(&view, layer, Some(scale), if png { &png_path } else { &gif_path })?;
         if png {
             output::write_png(&image, &png_path)?;
             files.push(png_path);
@@ -130,36 +123,6 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
         files.push(gif_path);
     }
     Ok(Animation { layer: name, frames: i, last_step, scale, files })
-}
-
-/// The run shown by the current frame, made on the first frame and updated after.
-fn set<'r>(
-    run: &'r mut Option<Run>,
-    scenario: &Scenario,
-    teams: Vec<Layer>,
-    chase: Option<Chased>,
-) -> &'r Run {
-    match run {
-        Some(r) => {
-            r.set_layers(teams, chase);
-            r
-        }
-        None => run.insert(Run::with_layers(scenario.clone(), teams, chase)),
-    }
-}
-
-/// A progress bar on standard error, hidden when that is not a terminal (a pipe, a test, CI).
-fn progress(len: Option<usize>, message: &'static str) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    match len {
-        Some(n) => ProgressBar::new(n as u64).with_message(message).with_style(
-            ProgressStyle::with_template("{msg} {bar:40} {pos}/{len} frames, {eta} left")
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-        ),
-        None => ProgressBar::new_spinner().with_message(message),
-    }
 }
 
 /// One line saying what was written.

@@ -1,8 +1,6 @@
 //! The command's error type. Bad input (exit code 2) names the file, the line and the key;
 //! failing to write the output (exit code 1) names the path.
 
-use std::fmt;
-
 pub use influence_scenario::Located;
 use thiserror::Error;
 
@@ -32,11 +30,6 @@ impl CliError {
             Self::Input(_) | Self::Usage(_) => 2,
             Self::Output { .. } => 1,
         }
-    }
-
-    /// An input error in `file`, optionally at a line and key.
-    pub fn input(file: &str, line: Option<usize>, key: Option<String>, message: impl fmt::Display) -> Self {
-        Self::Input(Located::new(file, line, key, message))
     }
 
     /// An output error at `path`.

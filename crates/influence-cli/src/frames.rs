@@ -1,16 +1,11 @@
-//! The states of a `[propagation]` over time, for `influence animate`: frame `i` is the
-//! state after `i · every` steps. Diffusion is stepped on; the steady state is shown as the
-//! diffusion step iterated from rest until it stops changing; the flood fill is run again
-//! for each frame with its step limit set to the frame's step (the fill does not depend on
-//! the limit until it stops, so each run's heat is the fill's heat at that step).
+//! The states of a `[propagation]` over time, for `influence animate`: frame `i` is the run
+//! after `i · every` steps. Diffusion runs to its `steps`; the steady state is shown as the
+//! diffusion step iterated from rest until a step changes nothing; the flood fill runs until
+//! it stops. Every state comes from the one engine, `influence_scenario::engine::Run`.
 
-use influence::glam::Vec3;
-use influence::propagate::Chase;
-use influence::{Grid, Layer};
-
+use influence_scenario::engine::{Run, View};
 use influence_scenario::propagation::Method;
 use influence_scenario::scenario::Scenario;
-use influence_scenario::spread::{self, Chased, Diffusing};
 
 use crate::error::CliError;
 
@@ -18,33 +13,25 @@ use crate::error::CliError;
 /// step changes nothing.
 pub const STEADY_FRAMES: usize = 200;
 
-/// One state: the team layers, and the flood fill's outcome for a flood.
-pub type State = (Vec<Layer>, Option<Chased>);
-
-/// What is stepped.
-enum Stepper {
-    Diffuse(Diffusing),
-    Flood { grid: Grid, last_seen: usize, velocity: Vec3, chase: Chase, teams: Vec<Layer> },
-}
-
 /// The sequence of states.
-pub struct Frames<'a> {
-    scenario: &'a Scenario,
-    stepper: Stepper,
+pub struct Frames {
+    run: Run,
     every: usize,
     /// The most frames to give.
     limit: usize,
     /// Frames given so far.
     given: usize,
-    /// Steps taken so far.
+    /// Steps taken to reach the last frame given.
     step: usize,
     /// The last step to show (`None`: until a step changes nothing).
     end: Option<usize>,
+    /// A flood fill: its steps are the fill's own.
+    flood: bool,
     /// The state stopped changing (steady) or the fill stopped early (flood).
     ended: bool,
 }
 
-impl<'a> Frames<'a> {
+impl Frames {
     /// Frames of `scenario`'s propagation, `every` steps apart, at most `frames` of them.
     /// They run to the state `influence render` writes: diffuse to its `steps`, flood until
     /// the fill stops; steady until a step changes nothing, at most [`STEADY_FRAMES`] frames
@@ -53,35 +40,25 @@ impl<'a> Frames<'a> {
     /// # Errors
     /// [`CliError::Usage`] for a scenario without `[propagation]`; [`CliError::Input`] as
     /// rendering it would.
-    pub fn new(scenario: &'a Scenario, frames: Option<usize>, every: usize) -> Result<Self, CliError> {
-        let p = scenario.propagation.as_ref().ok_or_else(|| {
+    pub fn new(scenario: Scenario, frames: Option<usize>, every: usize) -> Result<Self, CliError> {
+        let p = scenario.propagation.ok_or_else(|| {
             CliError::Usage(format!(
                 "{} has no [propagation] table, so nothing in it changes over time; add one (see \
                  docs/scenario.md) or use `influence render`",
                 scenario.file
             ))
         })?;
-        let grid = p.grid(&scenario.grid);
-        let diffusing = |grid, diffusion| {
-            Diffusing::new(grid, diffusion, scenario.seeds()).map_err(|e| scenario.propagation_failed(&e))
-        };
-        let (stepper, end) = match &p.method {
-            Method::Diffuse { diffusion, steps } => {
-                (Stepper::Diffuse(diffusing(grid, *diffusion)?), Some(*steps))
-            }
-            Method::Steady { diffusion } => (Stepper::Diffuse(diffusing(grid, *diffusion)?), None),
-            Method::Flood { last_seen, velocity, chase } => {
-                let teams = scenario.stamped();
-                let flood =
-                    Stepper::Flood { grid, last_seen: *last_seen, velocity: *velocity, chase: *chase, teams };
-                (flood, Some(chase.max_steps()))
-            }
+        let (end, flood) = match p.method {
+            Method::Diffuse { steps, .. } => (Some(steps), false),
+            Method::Steady { .. } => (None, false),
+            Method::Flood { chase, .. } => (Some(chase.max_steps()), true),
         };
         let limit = frames.unwrap_or(match end {
             Some(end) => end.div_ceil(every) + 1,
             None => STEADY_FRAMES,
         });
-        Ok(Self { scenario, stepper, every, limit, given: 0, step: 0, end, ended: false })
+        let run = Run::new(scenario)?;
+        Ok(Self { run, every, limit, given: 0, step: 0, end, flood, ended: false })
     }
 
     /// Steps taken to reach the last frame given.
@@ -93,7 +70,7 @@ impl<'a> Frames<'a> {
     ///
     /// # Errors
     /// [`CliError::Input`] as rendering the scenario would.
-    pub fn next_state(&mut self) -> Result<Option<State>, CliError> {
+    pub fn next_view(&mut self) -> Result<Option<View<'_>>, CliError> {
         let at_end = self.end.is_some_and(|end| self.step >= end);
         if self.given == self.limit || self.ended || (self.given > 0 && at_end) {
             return Ok(None);
@@ -104,28 +81,22 @@ impl<'a> Frames<'a> {
             self.end.map_or(self.step + self.every, |end| end.min(self.step + self.every))
         };
         self.given += 1;
-        let state = match &mut self.stepper {
-            Stepper::Diffuse(d) => {
-                while self.step < target {
-                    let before = self.end.is_none().then(|| d.layers());
-                    d.step();
-                    self.step += 1;
-                    if before.is_some_and(|b| b == d.layers()) {
-                        self.ended = true;
-                        break;
-                    }
-                }
-                (d.layers(), None)
-            }
-            Stepper::Flood { grid, last_seen, velocity, chase, teams } => {
-                let failed = |e: influence::Error| self.scenario.propagation_failed(&e);
-                let limited = chase.with_max_steps(target);
-                let chased = spread::flood(grid, *last_seen, *velocity, &limited).map_err(failed)?;
-                self.step = chased.prediction.steps;
-                self.ended = self.step < target;
-                (teams.clone(), Some(chased))
-            }
-        };
-        Ok(Some(state))
+        // A steady state shows each step until one changes nothing.
+        self.run.step_to(target, usize::MAX, self.end.is_none());
+        let fixed = if self.end.is_none() { self.run.fixed_at() } else { None };
+        let view = self.run.view();
+        if let Some(e) = view.error() {
+            return Err(e.clone().into());
+        }
+        if self.flood {
+            self.step = view.prediction().map_or(0, |p| p.steps);
+            self.ended = self.step < target;
+        } else if let Some(at) = fixed {
+            self.step = at.min(target);
+            self.ended = true;
+        } else {
+            self.step = target;
+        }
+        Ok(Some(view))
     }
 }

@@ -4,13 +4,10 @@
 #![forbid(unsafe_code)]
 
 pub mod animate;
-pub mod bench;
-pub mod bench_field;
 pub mod demo;
 pub mod error;
 pub mod frames;
 pub mod gif_writer;
 pub mod npy;
 pub mod output;
-pub mod run;
-pub mod summary;
+pub mod progress;

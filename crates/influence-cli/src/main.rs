@@ -15,7 +15,9 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use influence_cli::error::CliError;
-use influence_cli::{animate, bench, bench_field, demo, output, run, summary};
+use influence_cli::{animate, demo, output, progress};
+use influence_scenario::engine::Run;
+use influence_scenario::error::{Located, Problem};
 use influence_scenario::scenario;
 
 /// Influence maps for game AI: scenarios in, heatmaps, arrays and a summary out.
@@ -147,7 +149,7 @@ fn execute(command: Command) -> Result<(), CliError> {
             use influence_sandbox::{serve, SandboxError, ServeConfig};
             return serve(ServeConfig { host, port, scenario }).map_err(|e| match e {
                 SandboxError::Scenario { path, message } => {
-                    CliError::input(&path.display().to_string(), None, None, message)
+                    CliError::Input(Located::new(&path.display().to_string(), Problem::Value, message))
                 }
                 other => CliError::Usage(other.to_string()), // e.g. the port is taken
             });
@@ -171,9 +173,16 @@ fn execute(command: Command) -> Result<(), CliError> {
             return Ok(());
         }
     };
-    let run = run::Run::new(scenario)?;
-    let summary = summary::Summary::new(&run);
-    let written = output::write(&run, &summary, &out)?;
+    let mut run = Run::new(scenario)?;
+    let bar = progress::bar(None, "running the propagation", "steps");
+    run.finish(&mut |p| {
+        bar.set_length(p.total as u64);
+        bar.set_position(p.done as u64);
+    })?;
+    bar.finish_and_clear();
+    let view = run.view();
+    let summary = view.summary();
+    let written = output::write(&view, &summary, &out)?;
     say(&format!("{summary}wrote {} files to {}\n", written.len(), out.display()));
     Ok(())
 }
@@ -182,17 +191,17 @@ fn field_benchmark(quick: bool, seconds: f64, json: bool) -> Result<(), CliError
     if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
         return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
     }
-    let report = bench_field::run(quick, std::time::Duration::from_secs_f64(seconds));
+    let report = influence_bench::field::run(quick, std::time::Duration::from_secs_f64(seconds));
     if json {
         say(&format!("{}\n", serde_json::to_string_pretty(&report).expect("the report serialises")));
     } else {
-        say(&bench_field::table(&report));
+        say(&influence_bench::field::table(&report));
     }
     Ok(())
 }
 
 fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> Result<(), CliError> {
-    let known = bench::kernel_names();
+    let known = influence_bench::kernels::kernel_names();
     if let Some(bad) = kernels.iter().find(|k| !known.contains(&k.as_str())) {
         return Err(CliError::Usage(format!("unknown kernel {bad:?}; known: {}", known.join(", "))));
     }
@@ -203,9 +212,9 @@ fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> R
         return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
     }
     let budget = std::time::Duration::from_secs_f64(seconds);
-    let records = bench::run(sizes, kernels, budget, |r| {
+    let records = influence_bench::kernels::run(sizes, kernels, budget, |r| {
         if !json {
-            say(&format!("{}\n", bench::line(r)));
+            say(&format!("{}\n", influence_bench::kernels::line(r)));
         }
     });
     if json {

@@ -4,14 +4,14 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use influence::analysis::Compound;
 use influence::render::{self, Marker, RenderOptions, RgbImage, Scale};
 
+use influence_scenario::engine::{Summary, View};
 use influence_scenario::layers::LayerName;
 
 use crate::error::CliError;
 use crate::npy;
-use crate::run::Run;
-use crate::summary::{self, Summary};
 
 /// Marker colour of the perspective team's sources (drawn where the influence map is red)...
 const MINE: [u8; 3] = [255, 170, 0];
@@ -23,9 +23,9 @@ const THEIRS: [u8; 3] = [0, 230, 255];
 ///
 /// # Errors
 /// [`CliError::Output`] naming the file that could not be written.
-pub fn write(run: &Run, summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+pub fn write(run: &View<'_>, summary: &Summary, dir: &Path) -> Result<Vec<PathBuf>, CliError> {
     fs::create_dir_all(dir).map_err(|e| CliError::output(dir, &e))?;
-    let s = &run.scenario;
+    let s = run.scenario();
     let grid = &s.grid;
     let mut written = Vec::new();
     for (name, layer_name) in &s.layers {
@@ -54,12 +54,12 @@ pub const MARKER_COLORS: [[u8; 3]; 2] = [MINE, THEIRS];
 /// # Errors
 /// [`CliError::Output`] naming `path` if the renderer refuses the picture.
 pub fn picture(
-    run: &Run,
+    run: &View<'_>,
     layer_name: LayerName,
     scale: Option<Scale>,
     path: &Path,
 ) -> Result<RgbImage, CliError> {
-    let s = &run.scenario;
+    let s = run.scenario();
     let markers: Vec<Marker> = if s.markers {
         let color = |team| if team == s.perspective { MINE } else { THEIRS };
         let grid_sources = s.sources.iter().map(|(team, source)| (*team, source.position()));
@@ -72,9 +72,9 @@ pub fn picture(
         scale,
         upscale: s.upscale,
         // The influence map shows where its front line runs.
-        frontline: (layer_name == LayerName::Analysis("influence")).then(|| summary::frontline(run)),
+        frontline: (layer_name == LayerName::Analysis(Compound::Influence)).then(|| run.front().to_vec()),
         markers,
-        routes: run.routes.iter().flatten().map(|r| r.cells.clone()).collect(),
+        routes: run.routes().iter().flatten().map(|r| r.cells.clone()).collect(),
         ..RenderOptions::default()
     };
     render::render_rgb(&s.grid, &run.layer(layer_name), &options)

@@ -56,19 +56,34 @@ fn check(cases: &[(&str, usize, &str, &str)]) {
 fn syntax_and_unknown_keys() {
     check(&[
         (&edit("strength = 5", "strength = = 5"), 8, "", "expected"),
-        (&format!("colour = \"red\"\n{BASE}"), 1, "colour", "unknown field `colour`"),
-        (&edit("width = 8", "widht = 8"), 2, "map.widht", "unknown field `widht`"),
-        (&edit("strength = 5", "strenght = 5"), 8, "source[0].strenght", "unknown field"),
-        (&format!("{BASE}\n[output]\nlayer = [\"red\"]\n"), 13, "output.layer", "unknown field"),
+        (
+            &format!("colour = \"red\"\n{BASE}"),
+            1,
+            "colour",
+            "unknown key `colour`; this table takes `map`, `perspective`, `source`",
+        ),
+        (&edit("width = 8", "widht = 8"), 2, "map.widht", "unknown key `widht`; did you mean `width`?"),
+        (&edit("strength = 5", "strenght = 5"), 8, "source[0].strenght", "did you mean `strength`?"),
+        (&format!("{BASE}\n[output]\nlayer = [\"red\"]\n"), 13, "output.layer", "did you mean `layers`?"),
         (&edit("strength = 5", "strength = \"strong\""), 8, "source[0].strength", "invalid type"),
         (
             &edit("falloff = \"linear\"", "falloff = \"cubic\""),
             9,
             "source[0].falloff",
-            "unknown variant `cubic`",
+            "unknown falloff \"cubic\"",
         ),
-        (&format!("{BASE}distance = \"taxicab\"\n"), 11, "source[0].distance", "unknown variant"),
-        (&format!("{BASE}mode = \"multiply\"\n"), 11, "source[0].mode", "unknown variant"),
+        (
+            &format!("{BASE}distance = \"taxicab\"\n"),
+            11,
+            "source[0].distance",
+            "unknown distance \"taxicab\"; one of `euclidean`, `manhattan`, `octile` or `path`",
+        ),
+        (
+            &format!("{BASE}mode = \"multiply\"\n"),
+            11,
+            "source[0].mode",
+            "unknown mode \"multiply\"; one of `add`, `set` or `max`",
+        ),
         (&edit("at = [1, 1]", "at = [1, 1, 1]"), 7, "source[0].at", "expected 2 numbers, got 3"),
     ]);
 }
@@ -127,7 +142,7 @@ fn falloff_parameters() {
             &edit("falloff = \"linear\"", &format!("{gaussian}\nsigma = -1")),
             10,
             "source[0].sigma",
-            "gaussian sigma",
+            "sigma must be finite and > 0, got",
         ),
         (&format!("{BASE}power = 2\n"), 11, "source[0].power", "not a parameter of falloff \"linear\""),
         (
@@ -147,8 +162,8 @@ fn falloff_parameters() {
         (
             &edit("falloff = \"linear\"", "falloff = \"band\"\nring = [4, 3, 2, 1]"),
             10,
-            "source[0].ring",
-            "must not decrease",
+            "source[0].ring[1]",
+            "ring distances must not decrease: 4 then 3",
         ),
         (
             &edit("falloff = \"linear\"", "falloff = \"band\"\nring = [1, 2, 3]"),
@@ -161,6 +176,24 @@ fn falloff_parameters() {
             5,
             "source[0].accuracy_end",
             "all four",
+        ),
+        (
+            &edit(
+                "falloff = \"linear\"",
+                "falloff = \"band\"\nfull = 5\naccuracy_end = 3\naccuracy = 0.5\nmovement_end = 9",
+            ),
+            11,
+            "source[0].accuracy_end",
+            "accuracy_end must be >= full (5), got 3",
+        ),
+        (
+            &edit(
+                "falloff = \"linear\"",
+                "falloff = \"band\"\nfull = 1\naccuracy_end = 3\naccuracy = 1.5\nmovement_end = 9",
+            ),
+            12,
+            "source[0].accuracy",
+            "accuracy must be within [-1, 1], got 1.5",
         ),
         (
             &edit("falloff = \"linear\"", "falloff = \"band\"\npoints = [[2, 1], [1, 0]]"),
@@ -232,7 +265,12 @@ fn propagation_parameters() {
     let blocked = BASE
         .replace("height = 4", "height = 4\nrows = [\"........\", \"...@....\", \"........\", \"........\"]");
     check(&[
-        (&propagation("kind = \"spread\""), 13, "propagation.kind", "unknown variant `spread`"),
+        (
+            &propagation("kind = \"spread\""),
+            13,
+            "propagation.kind",
+            "unknown kind \"spread\"; one of `diffuse`, `steady` or `flood`",
+        ),
         (&propagation(&format!("{diffuse}\nmomentum = 1.5")), 16, "propagation.momentum", "in [0, 1]"),
         (&propagation(&format!("{diffuse}\nmomentum = -0.1")), 16, "propagation.momentum", "in [0, 1]"),
         (
@@ -383,13 +421,13 @@ fn field_sources() {
             &field("", &ok.replace("\"linear\"", "\"cubic\"")),
             19,
             "field.source[0].falloff",
-            "unknown variant `cubic`",
+            "unknown falloff \"cubic\"",
         ),
         (
             &field("", &ok.replace("\"linear\"", "\"band\"")),
             19,
             "field.source[0].falloff",
-            "unknown variant `band`",
+            "unknown falloff \"band\"",
         ),
         (&field("", &ok.replace("\"linear\"", "\"gaussian\"")), 14, "field.source[0].sigma", "needs `sigma`"),
         (
@@ -402,12 +440,12 @@ fn field_sources() {
             &field("", &ok.replace("\"linear\"", "\"gaussian\"\nsigma = -2")),
             20,
             "field.source[0].sigma",
-            "gaussian sigma",
+            "sigma must be finite and > 0, got",
         ),
         (&field("", &ok.replace("radius = 3", "radius = 0")), 18, "field.source[0].radius", "radius"),
         (&field("", &ok.replace("radius = 3\n", "")), 14, "field.source[0]", "missing field `radius`"),
         (&field("", &ok.replace("\"blue\"", "\"tension\"")), 15, "field.source[0].team", "compound layer"),
-        (&field("", &format!("{ok}\nmode = \"set\"")), 20, "field.source[0].mode", "unknown field `mode`"),
+        (&field("", &format!("{ok}\nmode = \"set\"")), 20, "field.source[0].mode", "unknown key `mode`"),
         (&format!("{BASE}\n[field]\ndimensions = 2\n"), 12, "field", "no [[field.source]] tables"),
     ]);
 }
@@ -432,6 +470,48 @@ fn path_tables() {
         (&path("from = [1, 1]\nto = [7, 1]\nlayer = \"water\""), line + 2, "path[0].layer", "water"),
         (&path("from = [1, 1]\nto = [7, 1]\nweight = -1"), line + 2, "path[0].weight", ">= 0"),
         (&path("from = [1, 1, 1]\nto = [7, 1]"), line, "path[0].from", "expected 2 numbers"),
-        (&path("from = [1, 1]\nto = [7, 1]\nspeed = 3"), line + 2, "path[0].speed", "unknown field"),
+        (
+            &path("from = [1, 1]\nto = [7, 1]\nspeed = 3"),
+            line + 2,
+            "path[0].speed",
+            "unknown key `speed`; this table takes `from`, `to`, `layer` or `weight`",
+        ),
     ]);
+}
+
+#[test]
+fn misspelt_names_get_a_suggestion() {
+    check(&[
+        (
+            &edit("falloff = \"linear\"", "falloff = \"lineer\""),
+            9,
+            "source[0].falloff",
+            "did you mean \"linear\"?",
+        ),
+        (
+            &format!("{BASE}distance = \"eucldean\"\n"),
+            11,
+            "source[0].distance",
+            "did you mean \"euclidean\"?",
+        ),
+        (
+            &edit("radius = 4", "raduis = 4"),
+            10,
+            "source[0].raduis",
+            "unknown key `raduis`; did you mean `radius`?",
+        ),
+    ]);
+}
+
+#[test]
+fn invalid_utf8_names_its_byte_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("scenario.toml");
+    let mut bytes = BASE.as_bytes().to_vec();
+    bytes.splice(30..30, [0xff, 0xfe]);
+    std::fs::write(&file, &bytes).unwrap();
+    let out = influence(&["render", file.to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("scenario.toml:5: not UTF-8 text: invalid byte at offset 30"), "{stderr}");
 }

@@ -10,6 +10,8 @@ use influence_scenario::source::SourceSpec;
 use influence_scenario::Fixed;
 use serde::{Deserialize, Serialize};
 
+use crate::error::SceneError;
+
 /// A refused request: the status and a message for the client.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ApiError {
@@ -31,12 +33,6 @@ impl ApiError {
     /// 422: well-formed, but a value is out of range or does not fit the scene.
     pub fn invalid(message: impl Into<String>) -> Self {
         Self { status: 422, message: message.into() }
-    }
-}
-
-impl From<String> for ApiError {
-    fn from(message: String) -> Self {
-        Self::invalid(message)
     }
 }
 
@@ -77,13 +73,13 @@ impl MapRequest {
     /// MovingAI text it carries (the bundled map's or the upload), and its label.
     ///
     /// # Errors
-    /// 404 for an unknown bundled map, 422 for both a map text and a size.
-    pub fn resolve(&self) -> Result<(MapSpec, Option<&str>, String), ApiError> {
+    /// [`SceneError::NotFound`] for an unknown bundled map; another for both a map text and a size.
+    pub fn resolve(&self) -> Result<(MapSpec, Option<&str>, String), SceneError> {
         let text = match (&self.bundled, &self.movingai) {
-            (Some(_), Some(_)) => return Err(ApiError::invalid("give `bundled` or `movingai`, not both")),
+            (Some(_), Some(_)) => return Err(SceneError::invalid("give `bundled` or `movingai`, not both")),
             (Some(name), None) => Some(
                 crate::maps::by_name(name)
-                    .ok_or_else(|| ApiError::not_found(format!("no bundled map named {name:?}")))?
+                    .ok_or_else(|| SceneError::NotFound(format!("no bundled map named {name:?}")))?
                     .text,
             ),
             (None, text) => text.as_deref(),

@@ -11,10 +11,11 @@
 //! beside it.
 
 use influence_scenario::doc::Doc;
+use influence_scenario::error::Problem;
 use influence_scenario::file::{OutputSpec, ScenarioFile};
 use influence_scenario::map::MapSpec;
 
-use crate::api::ApiError;
+use crate::error::SceneError;
 use crate::scene::Scene;
 use crate::spec;
 
@@ -39,10 +40,8 @@ pub fn scenario(scene: &Scene) -> ScenarioFile {
 ///
 /// # Errors
 /// 500 should serialisation fail (it does not for validated scenes).
-pub fn export(scene: &Scene) -> Result<String, ApiError> {
-    let text = scenario(scene)
-        .to_toml()
-        .map_err(|e| ApiError { status: 500, message: format!("export failed: {e}") })?;
+pub fn export(scene: &Scene) -> Result<String, SceneError> {
+    let text = scenario(scene).to_toml().map_err(|e| SceneError::Internal(format!("export failed: {e}")))?;
     Ok(format!("{HEADER}{text}"))
 }
 
@@ -52,21 +51,26 @@ pub type MapResolver<'a> = &'a dyn Fn(&str) -> Result<(String, String), String>;
 /// Reads a scenario. `map_file` turns a `map.file` value into the map's text and a label.
 ///
 /// # Errors
-/// 400 for TOML that does not parse or a key of the wrong type (with its line), 422 for
-/// values out of range or a map file that cannot be had.
-pub fn import(text: &str, map_file: MapResolver<'_>) -> Result<Scene, ApiError> {
-    let bad = |e: influence_scenario::Located| ApiError::bad_request(e.to_string());
-    let doc = Doc::parse("scenario", text).map_err(bad)?;
-    let file = ScenarioFile::from_doc(&doc).map_err(bad)?;
-    doc.check_numbers().map_err(|e| ApiError::invalid(e.to_string()))?;
+/// [`SceneError::Scenario`] with the kind of fault: TOML that does not parse, an unknown key
+/// or a value of the wrong type (with its line), a value out of range, or a map file that
+/// cannot be had.
+pub fn import(text: &str, map_file: MapResolver<'_>) -> Result<Scene, SceneError> {
+    let doc = Doc::parse("scenario", text)?;
+    influence_scenario::known::check(&doc)?;
+    let file = ScenarioFile::from_doc(&doc)?;
+    doc.check_numbers()?;
     if file.field.is_some() {
-        return Err(ApiError::bad_request(
-            "scenario: [field] (grid-free sources) is not shown in the sandbox",
-        ));
+        return Err(SceneError::Scenario {
+            problem: Problem::UnknownKey,
+            message: "scenario: [field] (grid-free sources) is not shown in the sandbox".to_owned(),
+        });
     }
     let (map_text, label) = match &file.map.file {
         Some(name) => {
-            let (text, label) = map_file(name).map_err(|m| ApiError::invalid(format!("map.file: {m}")))?;
+            let (text, label) = map_file(name).map_err(|m| SceneError::Scenario {
+                problem: Problem::File,
+                message: format!("map.file: {m}"),
+            })?;
             (Some(text), label)
         }
         None => (None, "imported".to_owned()),

@@ -30,6 +30,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod error;
 pub mod export;
 pub mod frame;
 pub mod http;
@@ -162,7 +163,7 @@ fn initial_scene(path: Option<&Path>) -> Result<Scene, SandboxError> {
                 .map_err(|_| format!("cannot read {}: {e}", dir.join(name).display())),
         }
     };
-    export::import(&text, &map_file).map_err(|e| fail(path, e.message))
+    export::import(&text, &map_file).map_err(|e| fail(path, e.to_string()))
 }
 
 /// Starts the server on its own thread and returns at once.

@@ -21,13 +21,15 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use influence_scenario::error::Problem;
 use influence_scenario::source::SourceSpec;
 
 use crate::api::{
     self, ApiError, BundledView, FrameRequest, MapRequest, PathsRequest, PerspectiveRequest, StepRequest,
     WallEdit,
 };
-use crate::frame::{self, FrameInfo};
+use crate::error::SceneError;
+use crate::frame;
 use crate::http::{read_request, write_response, ReadError, Request, Response};
 use crate::scene::Scene;
 
@@ -219,7 +221,6 @@ fn json(value: &impl serde::Serialize) -> Result<Response, ApiError> {
 
 /// The scene after an edit.
 fn scene_json(scene: &mut Scene) -> Result<Response, ApiError> {
-    scene.refresh();
     json(&scene.view())
 }
 
@@ -293,7 +294,6 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
             let spec: SourceSpec = api::parse(&request.body)?;
             let mut scene = shared.scene();
             let id = scene.add_source(spec)?;
-            scene.refresh();
             json(&serde_json::json!({ "id": id, "scene": scene.view() }))
         }
         ("PUT", s) if s.starts_with("sources/") => {
@@ -354,9 +354,7 @@ fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
                     .ok_or_else(|| ApiError::bad_request(format!("query parameter {k} must be a cell index")))
             };
             let (x, y) = (coord("x")?, coord("y")?);
-            let mut scene = shared.scene();
-            scene.refresh();
-            json(&scene.cell(x, y)?)
+            json(&shared.scene().cell(x, y)?)
         }
         (
             _,
@@ -376,22 +374,22 @@ fn check_advance(n: u64) -> Result<u64, ApiError> {
 }
 
 fn layer_frame(scene: &mut Scene, name: &str) -> Result<Response, ApiError> {
-    scene.refresh();
-    let layer = scene.layer(name).ok_or_else(|| {
-        ApiError::not_found(format!("no layer {name:?}; layers: {}", scene.layer_names().join(", ")))
-    })?;
-    let steps = scene.steps();
-    let (predicted, last_seen) = scene.flood_cells();
-    let info = FrameInfo {
-        version: scene.version(),
-        done: steps.done,
-        target: steps.target,
-        draw_front: name == "influence",
-        predicted,
-        last_seen,
-    };
-    let body = frame::encode(scene.grid(), layer, scene.front(), &scene.route_cells(), info);
-    Ok(Response::new(200, "application/octet-stream", body))
+    Ok(Response::new(200, "application/octet-stream", scene.frame(name)?))
+}
+
+/// The status for what the scene refused: the one place kinds of fault become HTTP statuses.
+impl From<SceneError> for ApiError {
+    fn from(e: SceneError) -> Self {
+        let status = match &e {
+            SceneError::NotFound(_) => 404,
+            SceneError::Scenario {
+                problem: Problem::Syntax | Problem::UnknownKey | Problem::Type, ..
+            } => 400,
+            SceneError::Scenario { .. } | SceneError::Limit(_) => 422,
+            SceneError::Internal(_) => 500,
+        };
+        Self { status, message: e.to_string() }
+    }
 }
 
 /// The address to wake the accept loop through: loopback for an unspecified bind address.

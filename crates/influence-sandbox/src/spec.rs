@@ -8,12 +8,15 @@
 //! checks as `influence render`.
 
 use influence::{Grid, Source};
+use influence_scenario::error::Problem;
 use influence_scenario::layers::layer_named;
 use influence_scenario::map::MapSpec;
 use influence_scenario::propagation::{Kind, Propagation, PropagationSpec};
 use influence_scenario::route::{PathPlan, PathSpec};
 use influence_scenario::source::SourceSpec;
 use influence_scenario::{Invalid, KeyPath};
+
+use crate::error::SceneError;
 use serde::Serialize;
 
 /// Caps on what a request may ask for.
@@ -39,7 +42,7 @@ pub mod limits {
 /// Every number of `table` that is an `f32` (as serialised: integers are counts, capped on
 /// their own) finite and at most [`limits::MAX_ABS`] in magnitude. Serialised, a non-finite
 /// `f32` is `null`, and absent keys are left out, so `null` is refused too.
-fn numbers(table: &impl Serialize, at: &KeyPath) -> Result<(), String> {
+fn numbers(table: &impl Serialize, at: &KeyPath) -> Result<(), SceneError> {
     fn walk(v: &serde_json::Value, key: &KeyPath) -> Result<(), String> {
         let refuse =
             |got: String| Err(format!("{key} must be a finite number of magnitude at most 1e6, got {got}"));
@@ -55,7 +58,8 @@ fn numbers(table: &impl Serialize, at: &KeyPath) -> Result<(), String> {
             _ => Ok(()),
         }
     }
-    walk(&serde_json::to_value(table).map_err(|e| e.to_string())?, at)
+    let value = serde_json::to_value(table).map_err(|e| SceneError::Internal(e.to_string()))?;
+    walk(&value, at).map_err(SceneError::invalid)
 }
 
 /// A source within the caps, then valid as a `[[source]]` table on a map of `cell_size`
@@ -63,46 +67,52 @@ fn numbers(table: &impl Serialize, at: &KeyPath) -> Result<(), String> {
 /// for a steady state).
 ///
 /// # Errors
-/// A message naming the key at fault.
-pub fn source(spec: &SourceSpec, cell_size: f32, kind: Option<Kind>) -> Result<Source, String> {
+/// [`SceneError`] naming the key at fault.
+pub fn source(spec: &SourceSpec, cell_size: f32, kind: Option<Kind>) -> Result<Source, SceneError> {
     if spec.team.chars().count() > limits::MAX_TEAM_NAME {
-        return Err(format!("team names use 1 to 32 letters, digits, '_' and '-', got {:?}", spec.team));
+        return Err(SceneError::Limit(format!(
+            "team names use 1 to 32 letters, digits, '_' and '-', got {:?}",
+            spec.team
+        )));
     }
     if spec.points.as_ref().is_some_and(|p| p.len() > limits::MAX_BAND_POINTS) {
-        return Err(format!("points: at most {} points", limits::MAX_BAND_POINTS));
+        return Err(SceneError::Limit(format!("points: at most {} points", limits::MAX_BAND_POINTS)));
     }
     numbers(spec, &KeyPath::default())?;
-    spec.validate(&KeyPath::default(), cell_size, kind).map_err(|e| e.to_string())
+    Ok(spec.validate(&KeyPath::default(), cell_size, kind)?)
 }
 
 /// `width × height`, refused above [`limits::MAX_CELLS`] before anything is allocated.
-fn check_size(width: usize, height: usize) -> Result<(), String> {
+fn check_size(width: usize, height: usize) -> Result<(), SceneError> {
     match width.checked_mul(height) {
         Some(n) if width > 0 && height > 0 && n <= limits::MAX_CELLS => Ok(()),
-        _ => Err(format!("a map of {width}×{height} cells is not allowed here: 1 to 1048576 cells")),
+        _ => Err(SceneError::Limit(format!(
+            "a map of {width}×{height} cells is not allowed here: 1 to 1048576 cells"
+        ))),
     }
 }
 
 /// A MovingAI map from its text, its size checked from the header first.
 ///
 /// # Errors
-/// A message for a map over the cap or malformed (with its line).
-pub fn movingai_grid(text: &str) -> Result<Grid, String> {
+/// [`SceneError`] for a map over the cap or malformed (with its line).
+pub fn movingai_grid(text: &str) -> Result<Grid, SceneError> {
     let header = |key: &str| {
         text.lines().take(4).find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse::<usize>().ok())
     };
     if let (Some(w), Some(h)) = (header("width"), header("height")) {
         check_size(w, h)?;
     }
-    Grid::from_movingai(text).map_err(|e| e.to_string())
+    Grid::from_movingai(text)
+        .map_err(|e| SceneError::Scenario { problem: Problem::File, message: e.to_string() })
 }
 
 /// The grid of a `[map]` table within the caps: `movingai` is the text `file` names (the
 /// caller resolves it).
 ///
 /// # Errors
-/// A message naming the key at fault.
-pub fn map_grid(spec: &MapSpec, movingai: Option<&str>) -> Result<Grid, String> {
+/// [`SceneError`] naming the key at fault.
+pub fn map_grid(spec: &MapSpec, movingai: Option<&str>) -> Result<Grid, SceneError> {
     if let (Some(w), Some(h)) = (spec.width, spec.height) {
         check_size(w, h)?;
     }
@@ -112,38 +122,41 @@ pub fn map_grid(spec: &MapSpec, movingai: Option<&str>) -> Result<Grid, String> 
         let text = movingai.ok_or_else(|| Invalid::at(&file, "the map's text is missing"))?;
         movingai_grid(text).map_err(|m| Invalid::at(&file, m))
     };
-    spec.grid(load).map_err(|e| e.to_string())
+    Ok(spec.grid(load)?)
 }
 
 /// A `[propagation]` table within the caps, checked against `grid` (a flood's last-seen cell
 /// must be on it and walkable).
 ///
 /// # Errors
-/// A message naming the key at fault.
-pub fn propagation(spec: &PropagationSpec, grid: &Grid) -> Result<Propagation, String> {
+/// [`SceneError`] naming the key at fault.
+pub fn propagation(spec: &PropagationSpec, grid: &Grid) -> Result<Propagation, SceneError> {
     numbers(spec, &KeyPath::root("propagation"))?;
     for (key, steps) in [("steps", spec.steps), ("max_steps", spec.max_steps)] {
         if let Some(s) = steps.filter(|&s| s > limits::MAX_STEPS) {
-            return Err(format!("propagation.{key} must be 1 to {}, got {s}", limits::MAX_STEPS));
+            return Err(SceneError::Limit(format!(
+                "propagation.{key} must be 1 to {}, got {s}",
+                limits::MAX_STEPS
+            )));
         }
     }
-    spec.validate(grid, &mut Vec::new()).map_err(|e| e.to_string())
+    Ok(spec.validate(grid, &mut Vec::new())?)
 }
 
 /// `path[index]` within the caps, its ends on the map and walkable, its layer one of those
 /// of `teams` (and `heat` with a flood fill).
 ///
 /// # Errors
-/// A message naming the key at fault.
+/// [`SceneError`] naming the key at fault.
 pub fn path(
     spec: &PathSpec,
     index: usize,
     grid: &Grid,
     teams: &[String],
     heat: bool,
-) -> Result<PathPlan, String> {
+) -> Result<PathPlan, SceneError> {
     numbers(spec, &KeyPath::root("path").index(index))?;
-    spec.validate(index, grid, |name| layer_named(teams, heat, name)).map_err(|e| e.to_string())
+    Ok(spec.validate(index, grid, |name| layer_named(teams, heat, name))?)
 }
 
 #[cfg(test)]
@@ -151,7 +164,8 @@ mod tests {
     use super::*;
 
     fn source(json: &str) -> Result<Source, String> {
-        super::source(&serde_json::from_str::<SourceSpec>(json).map_err(|e| e.to_string())?, 1.0, None)
+        let spec = serde_json::from_str::<SourceSpec>(json).map_err(|e| e.to_string())?;
+        super::source(&spec, 1.0, None).map_err(|e| e.to_string())
     }
 
     #[test]
@@ -177,7 +191,7 @@ mod tests {
     #[test]
     fn maps_are_capped_before_allocation() {
         let huge = MapSpec { width: Some(1 << 20), height: Some(1 << 20), ..Default::default() };
-        assert!(map_grid(&huge, None).unwrap_err().contains("not allowed"));
+        assert!(map_grid(&huge, None).unwrap_err().to_string().contains("not allowed"));
         assert!(movingai_grid("type octile\nheight 100000\nwidth 100000\nmap\n").is_err());
         let rows =
             MapSpec { width: Some(2), height: Some(1), rows: Some(vec![".@".into()]), ..Default::default() };
@@ -192,7 +206,10 @@ mod tests {
         assert!(parse(r#"{"kind":"diffuse","decay":0.1,"steps":0}"#).is_err());
         assert!(parse(r#"{"kind":"diffuse","decay":0.1,"steps":5,"momentum":2}"#).is_err());
         assert!(parse(r#"{"kind":"steady","decay":0.1,"steps":5}"#).is_err());
-        assert!(parse(r#"{"kind":"flood","last_seen":[2.5,0.5]}"#).unwrap_err().contains("blocked"));
+        assert!(parse(r#"{"kind":"flood","last_seen":[2.5,0.5]}"#)
+            .unwrap_err()
+            .to_string()
+            .contains("blocked"));
         assert_eq!(parse(r#"{"kind":"flood","last_seen":[0.5,0.5]}"#).unwrap().steps(), 10);
     }
 }

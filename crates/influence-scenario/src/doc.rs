@@ -7,19 +7,19 @@ use std::ops::Range;
 
 use toml_edit::{ArrayOfTables, Document, Item, Table, Value};
 
-use crate::error::{Invalid, Located};
+use crate::error::{Invalid, Located, Problem};
 use crate::key::{KeyPath, Seg};
 
 /// A node of the document that can have children.
 #[derive(Clone, Copy)]
-enum Node<'a> {
+pub(crate) enum Node<'a> {
     Table(&'a Table),
     Tables(&'a ArrayOfTables),
     Value(&'a Value),
 }
 
 /// A child: its path step, the span of its key (or of the element), and the node itself.
-type Child<'a> = (Seg, Option<Range<usize>>, Option<Node<'a>>);
+pub(crate) type Child<'a> = (Seg, Option<Range<usize>>, Option<Node<'a>>);
 
 impl<'a> Node<'a> {
     fn of(item: &'a Item) -> Option<Self> {
@@ -39,7 +39,7 @@ impl<'a> Node<'a> {
         }
     }
 
-    fn children(self) -> Vec<Child<'a>> {
+    pub(crate) fn children(self) -> Vec<Child<'a>> {
         match self {
             Self::Table(t) => t
                 .iter()
@@ -63,7 +63,7 @@ impl<'a> Node<'a> {
         }
     }
 
-    fn child(self, seg: &Seg) -> Option<(Option<Range<usize>>, Option<Node<'a>>)> {
+    pub(crate) fn child(self, seg: &Seg) -> Option<(Option<Range<usize>>, Option<Node<'a>>)> {
         self.children().into_iter().find(|(s, ..)| s == seg).map(|(_, span, node)| (span, node))
     }
 }
@@ -82,16 +82,16 @@ impl Doc {
     pub fn parse(file: &str, text: &str) -> Result<Self, Located> {
         // `toml` checks the syntax first: toml_edit 0.23 panics ("all items have spans") on
         // some malformed documents (found by the `scenario` fuzz target), never on valid ones.
+        let syntax = |span: Option<Range<usize>>, message: &str| {
+            let (line, column) = span.map(|s| position(text, s.start)).unzip();
+            Located::new(file, Problem::Syntax, message.trim_end()).at(line, column)
+        };
         if let Err(e) = toml::from_str::<toml::Table>(text) {
-            let line = e.span().map(|s| line_at(text, s.start));
-            return Err(Located::new(file, line, None, e.message().trim_end()));
+            return Err(syntax(e.span(), e.message()));
         }
         match Document::parse(text.to_owned()) {
             Ok(doc) => Ok(Self { file: file.to_owned(), doc }),
-            Err(e) => {
-                let line = e.span().map(|s| line_at(text, s.start));
-                Err(Located::new(file, line, None, e.message().trim_end()))
-            }
+            Err(e) => Err(syntax(e.span(), e.message())),
         }
     }
 
@@ -105,30 +105,44 @@ impl Doc {
         self.doc.raw()
     }
 
-    /// An input error at `path`: the line is that of the key, or of the nearest enclosing
+    /// An input error at `path`: the place is that of the key, or of the nearest enclosing
     /// table when the key is missing.
-    pub fn error(&self, path: &KeyPath, message: impl fmt::Display) -> Located {
-        Located::new(&self.file, self.line_of(path), Some(path.to_string()), message)
+    pub fn error(&self, path: &KeyPath, problem: Problem, message: impl fmt::Display) -> Located {
+        let (line, column) = self.position_of(path).unzip();
+        Located::new(&self.file, problem, message).at(line, column).with_key(path.clone())
     }
 
-    /// `invalid` placed in this file: a key's problem at the key's line; another file's as it is.
+    /// `invalid` placed in this file: a key's problem at the key's place; another file's as it is.
     pub fn place(&self, invalid: Invalid) -> Located {
         match invalid {
-            Invalid::Key { key, message } => self.error(&key, message),
+            Invalid::Key { key, problem, message } => self.error(&key, problem, message),
             Invalid::File(located) => located,
         }
     }
 
-    /// An error from deserializing this document, placed by its span.
+    /// An error from deserializing this document (a value of the wrong type), placed by its span.
     pub fn serde_error(&self, e: &toml::de::Error) -> Located {
+        let located = Located::new(&self.file, Problem::Type, e.message());
         match e.span().filter(|s| !s.is_empty()) {
             Some(span) => {
-                let path = self.path_at(span.start).filter(|p| !p.0.is_empty());
-                let line = Some(line_at(self.text(), span.start));
-                Located::new(&self.file, line, path.map(|p| p.to_string()), e.message())
+                let (line, column) = position(self.text(), span.start);
+                let located = located.at(Some(line), Some(column));
+                match self.path_at(span.start) {
+                    Some(path) => located.with_key(path),
+                    None => located,
+                }
             }
-            None => Located::new(&self.file, None, None, e.message()),
+            None => located,
         }
+    }
+
+    /// The node at `path`, if the document has one there.
+    pub(crate) fn node(&self, path: &KeyPath) -> Option<Node<'_>> {
+        let mut node = Node::of(self.doc.as_item());
+        for seg in &path.0 {
+            node = node?.child(seg)?.1;
+        }
+        node
     }
 
     /// Every float finite and within `f32`: the scenario's numbers are 32-bit.
@@ -138,7 +152,7 @@ impl Doc {
     pub fn check_numbers(&self) -> Result<(), Located> {
         match self.first_non_finite() {
             Some((path, value)) => {
-                Err(self.error(&path, format!("must be a finite 32-bit number, got {value}")))
+                Err(self.error(&path, Problem::Value, format!("must be a finite 32-bit number, got {value}")))
             }
             None => Ok(()),
         }
@@ -156,16 +170,21 @@ impl Doc {
         walk(Node::of(self.doc.as_item())?, &KeyPath::default())
     }
 
-    fn line_of(&self, path: &KeyPath) -> Option<usize> {
+    /// The line and column of `path`'s key, or of the nearest enclosing table's.
+    fn position_of(&self, path: &KeyPath) -> Option<(usize, usize)> {
         let mut node = Node::of(self.doc.as_item());
-        let mut line = None;
+        let mut at = None;
         for seg in &path.0 {
             let Some((span, child)) = node.and_then(|n| n.child(seg)) else { break };
-            line =
-                span.or_else(|| child.and_then(Node::span)).map(|s| line_at(self.text(), s.start)).or(line);
+            at = span.or_else(|| child.and_then(Node::span)).map(|s| position(self.text(), s.start)).or(at);
             node = child;
         }
-        line
+        at
+    }
+
+    #[cfg(test)]
+    fn line_of(&self, path: &KeyPath) -> Option<usize> {
+        self.position_of(path).map(|(line, _)| line)
     }
 
     /// The deepest key or element whose key or value covers byte `offset`.
@@ -183,9 +202,12 @@ impl Doc {
     }
 }
 
-/// The 1-based line holding byte `offset` of `text`.
-pub fn line_at(text: &str, offset: usize) -> usize {
-    text.as_bytes()[..offset.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+pub fn position(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..]).chars().count() + 1;
+    (before.iter().filter(|&&b| b == b'\n').count() + 1, column)
 }
 
 #[cfg(test)]

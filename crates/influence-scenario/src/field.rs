@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Invalid;
 use crate::key::KeyPath;
+use crate::rule::{check, Rule};
 
 /// The `[field]` table as written (the keys are described in `docs/scenario.md`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -142,15 +143,13 @@ impl FieldSpec {
                 return Err(Invalid::at(&path.key("at"), message));
             }
             let curve = curve(spec, &path)?;
-            let at = |e: Error| {
-                let key = match &e {
-                    Error::BadNumber { what, .. } if what.contains("radius") => "radius",
-                    Error::BadNumber { what, .. } if what.contains("strength") => "strength",
-                    Error::BadNumber { what, .. } if what.contains("position") => "at",
-                    _ => spec.falloff_key(),
-                };
-                Invalid::at(&path.key(key), e)
-            };
+            check(&path.key("radius"), spec.radius, Rule::Positive)?;
+            check(&path.key("strength"), spec.strength, Rule::Finite)?;
+            for (k, &c) in spec.at.iter().enumerate() {
+                check(&path.key("at").index(k), c, Rule::Finite)?;
+            }
+            // Every number was checked above, so the library has nothing left to refuse.
+            let at = |e: Error| Invalid::at(&path, e);
             let team = team_of(i);
             let xy = Vec2::new(spec.at[0], spec.at[1]);
             positions.push((team, xy));
@@ -221,14 +220,16 @@ fn curve(spec: &FieldSourceSpec, path: &KeyPath) -> Result<Curve, Invalid> {
             format!("is not a parameter of falloff \"{kind}\", which takes {takes}"),
         ));
     }
-    let need = |v: Option<f32>| {
-        v.ok_or_else(|| Invalid::at(&path.key(own), format!("falloff \"{kind}\" needs `{own}`")))
+    let need = |v: Option<f32>, rule: Rule| {
+        let v =
+            v.ok_or_else(|| Invalid::missing(&path.key(own), format!("falloff \"{kind}\" needs `{own}`")))?;
+        check(&path.key(own), v, rule)
     };
     Ok(match kind {
         CurveName::Linear => Curve::Linear,
         CurveName::Smooth => Curve::Smooth,
-        CurveName::Polynomial => Curve::Polynomial { power: need(spec.power)? },
-        CurveName::Gaussian => Curve::Gaussian { sigma: need(spec.sigma)? },
-        CurveName::Exponential => Curve::Exponential { rate: need(spec.rate)? },
+        CurveName::Polynomial => Curve::Polynomial { power: need(spec.power, Rule::Positive)? },
+        CurveName::Gaussian => Curve::Gaussian { sigma: need(spec.sigma, Rule::Positive)? },
+        CurveName::Exponential => Curve::Exponential { rate: need(spec.rate, Rule::NonNegative)? },
     })
 }

@@ -37,6 +37,14 @@ impl KeyPath {
         self.0.is_empty()
     }
 
+    /// The last key name of the path (`strength` of `source[2].strength`).
+    pub fn last_key(&self) -> Option<&str> {
+        self.0.iter().rev().find_map(|s| match s {
+            Seg::Key(k) => Some(k.as_str()),
+            Seg::Index(_) => None,
+        })
+    }
+
     pub(crate) fn with(&self, seg: Seg) -> Self {
         let mut segs = self.0.clone();
         segs.push(seg);

@@ -2,15 +2,17 @@
 //! flood fill. Team names become file and layer names, so they are kept plain and distinct
 //! from the others.
 
-use influence::Analysis;
+use influence::analysis::Compound;
+
+use crate::vocab::name_of;
 
 /// A layer of a run, by what it is.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum LayerName {
     /// A team's own influence, by team index.
     Team(usize),
-    /// One of [`Analysis::NAMES`].
-    Analysis(&'static str),
+    /// A compound map of the perspective team's `Analysis`.
+    Analysis(Compound),
     /// The front line as a 0/1 mask.
     Frontline,
     /// The chase flood fill's heat.
@@ -25,7 +27,7 @@ pub fn check_team_name(name: &str) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
         return Err(format!("team names use letters, digits, '_' and '-' only, got {name:?}"));
     }
-    if name == "frontline" || name == "heat" || Analysis::NAMES.contains(&name) {
+    if name == "frontline" || name == "heat" || Compound::ALL.iter().any(|c| name_of(c) == name) {
         return Err(format!("{name:?} is the name of a compound layer; pick another team name"));
     }
     Ok(())
@@ -39,11 +41,12 @@ pub fn team_index(teams: &mut Vec<String>, name: &str) -> usize {
     })
 }
 
-/// Every layer name, in order: the teams, [`Analysis::NAMES`], `frontline`, and `heat` when
+/// Every layer name, in order: the teams, the compound maps, `frontline`, and `heat` when
 /// there is a flood fill.
-pub fn names(teams: &[String], heat: bool) -> impl Iterator<Item = &str> {
-    let heat = heat.then_some("heat");
-    teams.iter().map(String::as_str).chain(Analysis::NAMES).chain(["frontline"]).chain(heat)
+pub fn names(teams: &[String], heat: bool) -> impl Iterator<Item = String> + '_ {
+    let heat = heat.then(|| "heat".to_owned());
+    let compound = Compound::ALL.iter().map(name_of);
+    teams.iter().cloned().chain(compound).chain(["frontline".to_owned()]).chain(heat)
 }
 
 /// The layer called `name`, among the teams' and the compound ones (and `heat` after a
@@ -54,7 +57,7 @@ pub fn names(teams: &[String], heat: bool) -> impl Iterator<Item = &str> {
 pub fn layer_named(teams: &[String], heat: bool, name: &str) -> Result<LayerName, String> {
     if let Some(t) = teams.iter().position(|t| t == name) {
         Ok(LayerName::Team(t))
-    } else if let Some(&a) = Analysis::NAMES.iter().find(|&&a| a == name) {
+    } else if let Some(&a) = Compound::ALL.iter().find(|a| name_of(*a) == name) {
         Ok(LayerName::Analysis(a))
     } else if name == "frontline" {
         Ok(LayerName::Frontline)

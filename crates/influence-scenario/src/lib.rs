@@ -10,9 +10,9 @@
 //!   each table on its own, returning [`Invalid`] (the key path at fault), or a whole file
 //!   with [`scenario::parse`], whose errors are [`Located`] at file, line and key through the
 //!   spans of [`doc::Doc`];
-//! * what running a scenario takes in both front ends: the teams' seeds, diffusion, steady
-//!   state and flood fill ([`spread`]), routes ([`route::find`]) and the flood fill's guess as
-//!   both report it ([`report`]).
+//! * the one engine that runs a scenario, [`engine::Run`]: stamping, diffusion (fused),
+//!   steady state, flood fill, the compound maps, routes and the summary, with the edits the
+//!   sandbox makes; the command, the sandbox and the fuzz targets all drive it.
 //!
 //! ```
 //! use influence_scenario::{map::MapFiles, scenario};
@@ -28,21 +28,24 @@
 #![deny(missing_docs)]
 
 pub mod doc;
+pub mod engine;
 pub mod error;
 pub mod falloff;
 pub mod field;
 pub mod file;
 pub mod fixed;
 pub mod key;
+pub mod known;
 pub mod layers;
 pub mod map;
 pub mod map_files;
 pub mod propagation;
 pub mod report;
 pub mod route;
+mod rule;
 pub mod scenario;
 pub mod source;
-pub mod spread;
+pub mod vocab;
 pub mod write;
 
 pub use error::{Invalid, Located};

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use influence::{Error, Grid};
 
-use crate::error::{Invalid, Located};
+use crate::error::{Invalid, Located, Problem};
 use crate::key::KeyPath;
 
 /// Where `map.file` names are read from.
@@ -49,7 +49,7 @@ impl MapFiles<'_> {
         Grid::from_movingai(&text).map_err(|e| match e {
             Error::MapFormat { line, message } => {
                 let context = format!("{message} (read for map.file of {scenario})");
-                Invalid::File(Located::new(&shown, Some(line), None, context))
+                Invalid::File(Located::new(&shown, Problem::File, context).at(Some(line), None))
             }
             other => Invalid::at(&key, other),
         })

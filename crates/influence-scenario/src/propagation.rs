@@ -13,6 +13,7 @@ use crate::error::Invalid;
 use crate::fixed::Fixed;
 use crate::key::KeyPath;
 use crate::map::{connectivity, walkable_cell};
+use crate::rule::{check, check_opt, Rule};
 
 /// The `kind` names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,7 +204,7 @@ impl PropagationSpec {
             if given {
                 Ok(())
             } else {
-                Err(Invalid::at(&key(k), format!("kind \"{kind}\" needs `{k}`")))
+                Err(Invalid::missing(&key(k), format!("kind \"{kind}\" needs `{k}`")))
             }
         };
         let neighbours = connectivity(self.neighbours).map_err(|m| Invalid::at(&key("neighbours"), m))?;
@@ -223,7 +224,10 @@ impl PropagationSpec {
             }
             Kind::Flood => {
                 let Some(Fixed(at)) = self.last_seen else {
-                    return Err(Invalid::at(&key("last_seen"), "kind \"flood\" needs `last_seen = [x, y]`"));
+                    return Err(Invalid::missing(
+                        &key("last_seen"),
+                        "kind \"flood\" needs `last_seen = [x, y]`",
+                    ));
                 };
                 let last_seen =
                     walkable_cell(grid, Vec2::from(at)).map_err(|m| Invalid::at(&key("last_seen"), m))?;
@@ -232,19 +236,16 @@ impl PropagationSpec {
                 if max_steps == 0 {
                     return Err(Invalid::at(&key("max_steps"), "must be at least 1, got 0"));
                 }
-                let barrier_radius = self.barrier_radius.unwrap_or(0.0);
-                let chase = Chase::new(
-                    self.cooling.unwrap_or(DEFAULT_COOLING),
-                    self.max_new.map_or(usize::MAX, count),
-                    max_steps,
-                    barrier_radius,
-                )
-                .and_then(|chase| chase.with_heat(self.heat.unwrap_or(1.0)))
-                .map_err(|e| match e {
-                    Error::BadNumber { what: "barrier_radius", .. } => Invalid::at(&key("barrier_radius"), e),
-                    Error::BadNumber { what: "heat", .. } => Invalid::at(&key("heat"), e),
-                    other => Invalid::at(&key("cooling"), other),
-                })?;
+                let barrier_radius =
+                    check(&key("barrier_radius"), self.barrier_radius.unwrap_or(0.0), Rule::NonNegative)?;
+                let cooling =
+                    check(&key("cooling"), self.cooling.unwrap_or(DEFAULT_COOLING), Rule::NonNegative)?;
+                let heat = check(&key("heat"), self.heat.unwrap_or(1.0), Rule::Positive)?;
+                // Every number was checked above, so the library has nothing left to refuse.
+                let chase =
+                    Chase::new(cooling, self.max_new.map_or(usize::MAX, count), max_steps, barrier_radius)
+                        .and_then(|chase| chase.with_heat(heat))
+                        .map_err(|e| Invalid::at(&KeyPath::root("propagation"), e))?;
                 if velocity != Vec2::ZERO && barrier_radius == 0.0 {
                     notes.push("propagation.velocity raises no barrier while barrier_radius is 0".to_owned());
                 }
@@ -257,19 +258,17 @@ impl PropagationSpec {
     /// The diffusion parameters, each bad one named.
     fn diffusion(&self) -> Result<Diffusion, Invalid> {
         let key = |k: &str| KeyPath::root("propagation").key(k);
-        let at = |e: Error| match e {
-            Error::BadNumber { what: "momentum", .. } => Invalid::at(&key("momentum"), e),
-            Error::BadNumber { what: "threshold", .. } => Invalid::at(&key("threshold"), e),
-            other => Invalid::at(&key("decay"), other),
-        };
         let kind = match self.decay_kind {
             None | Some(DecayName::Exponential) => DecayKind::Exponential,
             Some(DecayName::Linear) => DecayKind::Linear,
         };
-        let d = Diffusion::new(self.decay.unwrap_or_default(), self.momentum.unwrap_or(DEFAULT_MOMENTUM))
-            .map_err(at)?
-            .with_kind(kind);
-        match self.threshold {
+        let decay = check(&key("decay"), self.decay.unwrap_or_default(), Rule::NonNegative)?;
+        let momentum = check(&key("momentum"), self.momentum.unwrap_or(DEFAULT_MOMENTUM), Rule::Unit)?;
+        let threshold = check_opt(&key("threshold"), self.threshold, Rule::NonNegative)?;
+        // Every number was checked above, so the library has nothing left to refuse.
+        let at = |e: Error| Invalid::at(&KeyPath::root("propagation"), e);
+        let d = Diffusion::new(decay, momentum).map_err(at)?.with_kind(kind);
+        match threshold {
             Some(t) => d.with_threshold(t).map_err(at),
             None => Ok(d),
         }

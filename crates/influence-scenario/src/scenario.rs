@@ -4,11 +4,10 @@
 
 use std::path::Path;
 
-use influence::propagate::Seed;
-use influence::{Grid, Layer, Source, MAX_CELLS};
+use influence::{Grid, Source, MAX_CELLS};
 
 use crate::doc::Doc;
-use crate::error::{Invalid, Located};
+use crate::error::{Invalid, Located, Problem};
 use crate::field::{FieldSpec, Fields};
 use crate::file::ScenarioFile;
 use crate::key::KeyPath;
@@ -62,9 +61,14 @@ pub struct Scenario {
 /// [`Located`] naming the file, line and key of the first problem.
 pub fn load(path: &Path) -> Result<Scenario, Located> {
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| Located::new(&shown, None, None, e))?;
+    let bytes = std::fs::read(path).map_err(|e| Located::new(&shown, Problem::File, e))?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let (line, column) = crate::doc::position(&String::from_utf8_lossy(&bytes), e.valid_up_to());
+        let message = format!("not UTF-8 text: invalid byte at offset {}", e.valid_up_to());
+        Located::new(&shown, Problem::Syntax, message).at(Some(line), Some(column))
+    })?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    parse(&shown, &text, &MapFiles::Dir(dir))
+    parse(&shown, text, &MapFiles::Dir(dir))
 }
 
 /// Validates scenario `text`, shown in messages as `file`, reading maps from `maps`.
@@ -73,6 +77,7 @@ pub fn load(path: &Path) -> Result<Scenario, Located> {
 /// [`Located`] naming the file, line and key of the first problem.
 pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Located> {
     let doc = Doc::parse(file, text)?;
+    crate::known::check(&doc)?;
     doc.check_numbers()?;
     let spec = ScenarioFile::from_doc(&doc)?;
     validate(&spec, file, maps).map_err(|e| doc.place(e))
@@ -90,8 +95,7 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
     if spec.sources.is_empty() && !spec.field.as_ref().is_some_and(FieldSpec::has_sources) {
         return Err(Invalid::File(Located::new(
             file,
-            None,
-            None,
+            Problem::Missing,
             "no [[source]] tables (nor [[field.source]]): a scenario needs at least one",
         )));
     }
@@ -216,23 +220,8 @@ impl Scenario {
         layer_named(&self.teams, flood, name)
     }
 
-    /// Each source with its team's index, in file order.
-    fn team_sources(&self) -> impl Iterator<Item = (usize, &Source)> {
-        self.sources.iter().map(|(team, source)| (*team, source))
-    }
-
-    /// Per team, the seeds its sources write into a propagation.
-    pub fn seeds(&self) -> Vec<Vec<Seed>> {
-        crate::spread::team_seeds(&self.grid, self.teams.len(), self.team_sources())
-    }
-
-    /// Per team, its sources stamped.
-    pub fn stamped(&self) -> Vec<Layer> {
-        crate::spread::stamped(&self.grid, self.teams.len(), self.team_sources())
-    }
-
     /// A library error met while propagating, pinned to the `[propagation]` table.
     pub fn propagation_failed(&self, e: &influence::Error) -> Located {
-        Located::new(&self.file, None, Some("propagation".to_owned()), e)
+        Located::new(&self.file, Problem::Run, e).with_key(KeyPath::root("propagation"))
     }
 }

@@ -5,13 +5,14 @@ use influence::glam::Vec2;
 use influence::{Metric, Mode, Source};
 use serde::{Deserialize, Serialize};
 
-pub use influence::falloff::FalloffKind;
+pub use crate::falloff::FalloffKind;
 
 use crate::error::Invalid;
 use crate::fixed::Fixed;
 use crate::key::KeyPath;
 use crate::layers::check_team_name;
 use crate::propagation::Kind;
+use crate::rule::{check, Rule};
 
 /// One `[[source]]` table (the sandbox's API takes the same keys as JSON).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -77,20 +78,17 @@ impl SourceSpec {
         check_team_name(&self.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
         let (falloff, extent) = crate::falloff::build(self, path, cell_size)?;
         let radius = self.radius.or(extent).ok_or_else(|| {
-            Invalid::at(&path.key("radius"), format!("required for falloff \"{}\"", self.falloff))
+            Invalid::missing(&path.key("radius"), format!("required for falloff \"{}\"", self.falloff))
         })?;
+        check(&path.key("radius"), radius, Rule::Positive)?;
+        check(&path.key("strength"), self.strength, Rule::Finite)?;
+        for (i, &c) in self.at.0.iter().enumerate() {
+            check(&path.key("at").index(i), c, Rule::Finite)?;
+        }
         let mode = mode(path, self.mode, kind)?;
-        // The curve is valid, so a bad position, strength or radius is refused here; the
-        // scenario file has its numbers checked for finiteness first, which leaves the radius.
-        let at = Vec2::from(self.at.0);
-        let source = Source::new(at, self.strength, falloff, radius).map_err(|e| {
-            let key = match &e {
-                influence::Error::BadNumber { what, .. } if what.contains("position") => "at",
-                influence::Error::BadNumber { what, .. } if what.contains("strength") => "strength",
-                _ => "radius",
-            };
-            Invalid::at(&path.key(key), e)
-        })?;
+        // Every number was checked above, so the library has nothing left to refuse.
+        let source = Source::new(Vec2::from(self.at.0), self.strength, falloff, radius)
+            .map_err(|e| Invalid::at(path, e))?;
         Ok(source.with_metric(self.distance.unwrap_or_default()).with_mode(mode))
     }
 }

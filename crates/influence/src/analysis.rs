@@ -108,30 +108,60 @@ impl Analysis {
         }
     }
 
-    /// The map called `name` (`mine`, `theirs`, `influence`, `tension`, `tension_product`,
-    /// `vulnerability`, `directed_vulnerability`), for command-line and scenario use.
-    pub fn by_name(&self, name: &str) -> Option<&Layer> {
-        Some(match name {
-            "mine" => &self.mine,
-            "theirs" => &self.theirs,
-            "influence" => &self.influence,
-            "tension" => &self.tension,
-            "tension_product" => &self.tension_product,
-            "vulnerability" => &self.vulnerability,
-            "directed_vulnerability" => &self.directed_vulnerability,
-            _ => return None,
-        })
+    /// The map `which`.
+    ///
+    /// ```
+    /// use influence::{analysis::{Analysis, Compound}, Layer};
+    /// let a = Analysis::from_teams(&[&Layer::from_vec(vec![3.0]), &Layer::from_vec(vec![1.0])], 0);
+    /// assert_eq!(a.get(Compound::Influence).values(), &[2.0]);
+    /// assert_eq!(Compound::ALL.len(), 7);
+    /// ```
+    pub fn get(&self, which: Compound) -> &Layer {
+        match which {
+            Compound::Mine => &self.mine,
+            Compound::Theirs => &self.theirs,
+            Compound::Influence => &self.influence,
+            Compound::Tension => &self.tension,
+            Compound::TensionProduct => &self.tension_product,
+            Compound::Vulnerability => &self.vulnerability,
+            Compound::DirectedVulnerability => &self.directed_vulnerability,
+        }
     }
+}
 
-    /// The names [`Analysis::by_name`] accepts.
-    pub const NAMES: [&'static str; 7] = [
-        "mine",
-        "theirs",
-        "influence",
-        "tension",
-        "tension_product",
-        "vulnerability",
-        "directed_vulnerability",
+/// One of the compound maps of an [`Analysis`]. With the `serde` feature they are named as
+/// scenario files write them: `mine`, `theirs`, `influence`, `tension`, `tension_product`,
+/// `vulnerability`, `directed_vulnerability`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Compound {
+    /// [`Analysis::mine`].
+    Mine,
+    /// [`Analysis::theirs`].
+    Theirs,
+    /// [`Analysis::influence`].
+    Influence,
+    /// [`Analysis::tension`].
+    Tension,
+    /// [`Analysis::tension_product`].
+    TensionProduct,
+    /// [`Analysis::vulnerability`].
+    Vulnerability,
+    /// [`Analysis::directed_vulnerability`].
+    DirectedVulnerability,
+}
+
+impl Compound {
+    /// Every compound map, in the order of [`Analysis`]'s fields.
+    pub const ALL: [Self; 7] = [
+        Self::Mine,
+        Self::Theirs,
+        Self::Influence,
+        Self::Tension,
+        Self::TensionProduct,
+        Self::Vulnerability,
+        Self::DirectedVulnerability,
     ];
 }
 
@@ -151,10 +181,7 @@ mod tests {
         assert_eq!(from_b.tension_product.values(), &[4.0, 10.0]);
         assert_eq!(from_b.vulnerability.values(), &[2.0, 4.0]);
         assert_eq!(from_b.directed_vulnerability.values(), &[2.0, 4.0]);
-        for name in Analysis::NAMES {
-            assert!(from_b.by_name(name).is_some(), "{name}");
-        }
-        assert!(from_b.by_name("nope").is_none());
+        assert_eq!(from_b.get(Compound::Tension), &from_b.tension);
     }
 
     #[test]

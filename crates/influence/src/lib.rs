@@ -107,7 +107,6 @@ pub mod layer;
 pub mod paths;
 pub mod propagate;
 pub mod query;
-pub mod reference;
 pub mod registry;
 pub mod render;
 pub mod route;

@@ -5,19 +5,18 @@ mod common;
 use common::{falloff, metric};
 use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 use proptest::prelude::*;
+use rand_core::SeedableRng; // `next_u64` and `next_u32` come with proptest's prelude (`Rng`)
+use rand_xorshift::XorShiftRng;
 
 /// A random grid up to 24×24 with roughly `wall_pct` % blocked cells.
 fn grid() -> impl Strategy<Value = Grid> {
     (2usize..24, 2usize..24, 0u32..35, any::<u64>(), prop_oneof![Just(1.0f32), Just(0.5), Just(2.56)])
         .prop_map(|(w, h, wall_pct, seed, cs)| {
             let mut g = Grid::new(w, h).unwrap().with_cell_size(cs).unwrap();
-            let mut s = seed | 1;
+            let mut rng = XorShiftRng::seed_from_u64(seed);
             for y in 0..h {
                 for x in 0..w {
-                    s ^= s << 13;
-                    s ^= s >> 7;
-                    s ^= s << 17;
-                    if (s % 100) < u64::from(wall_pct) {
+                    if rng.next_u64() % 100 < u64::from(wall_pct) {
                         g.set_blocked(x, y, true).unwrap();
                     }
                 }
@@ -26,15 +25,11 @@ fn grid() -> impl Strategy<Value = Grid> {
         })
 }
 
+/// `len` values in `[-5, 5)`.
 fn random_layer(len: usize, seed: u64) -> Layer {
-    let mut s = seed | 1;
+    let mut rng = XorShiftRng::seed_from_u64(seed);
     Layer::from_vec(
-        (0..len)
-            .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                ((s >> 40) as f32 / (1u64 << 24) as f32) * 10.0 - 5.0
-            })
-            .collect(),
+        (0..len).map(|_| (rng.next_u32() >> 8) as f32 / (1u32 << 24) as f32 * 10.0 - 5.0).collect(),
     )
 }
 

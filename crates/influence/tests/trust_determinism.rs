@@ -8,6 +8,8 @@ use influence::query::{self, Extreme};
 use influence::route::{Cost, Heuristic, Router};
 use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
 use proptest::prelude::*;
+use rand_core::SeedableRng; // `next_u64` comes with proptest's prelude (`Rng`)
+use rand_xorshift::XorShiftRng;
 
 fn bits(values: &[f32]) -> Vec<u32> {
     values.iter().map(|v| v.to_bits()).collect()
@@ -27,13 +29,8 @@ struct Outputs {
 /// Stamp 50 sources (two teams, every metric, mixed falloffs and modes), 20 diffusion steps,
 /// the steady state, the analysis maps, a route avoiding the enemy and the top 5 spots.
 fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
-    let mut s = seed | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
+    let mut rng = XorShiftRng::seed_from_u64(seed);
+    let mut next = move || rng.next_u64();
     let unit = |r: u64| (r >> 40) as f32 / (1u64 << 24) as f32;
     let falloffs = [
         Falloff::Linear,

@@ -36,9 +36,9 @@
 //! tree over source positions, queried with the *largest* radius of any source and filtered
 //! afterwards; this module bulk-loads an `rstar` R*-tree of each source's bounding box
 //! instead, so a query finds exactly the boxes holding the point whatever the radii.
-//! `benches/field.rs` compares both on 10,000 linear sources in a 1000 × 1000 world, index
-//! build plus 100,000 value queries (criterion medians, `--warm-up-time 1 --measurement-time
-//! 2`, on the project's 2-core machine):
+//! `crates/influence-bench/benches/field.rs` compares both on 10,000 linear sources in a
+//! 1000 × 1000 world, index build plus 100,000 value queries (criterion medians,
+//! `--warm-up-time 1 --measurement-time 2`, on the project's 2-core machine):
 //!
 //! | radii | kiddo 5.3 (immutable k-d tree, `within_unsorted`) | rstar 0.13 (boxes, `locate_all_at_point`) | every source |
 //! | --- | --- | --- | --- |

@@ -54,7 +54,7 @@
 //! `INFLUENCE_KERNEL=avx2` or `=portable` caps the choice, to compare them.
 //!
 //! Nanoseconds per cell and step, all measured in one run of
-//! `cargo bench -p influence --bench propagate --features rayon -- --quick` on a shared
+//! `cargo bench -p influence-bench --bench propagate -- --quick` on a shared
 //! 2-core AMD EPYC (Zen 4: AVX-512 on 256-bit units) — read the ratios, the times move
 //! with the machine's load (10–20 % from run to run):
 //!

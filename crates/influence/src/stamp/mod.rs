@@ -29,7 +29,7 @@
 //! Before, each row fitted its span (an estimate, a trim with a memmove, an extension) and
 //! made three passes — distances, factors, the write — with the per-row work as large as
 //! the per-cell work: off-centre sources were no faster than the naive
-//! `reference::stamp`. Best of four runs each of
+//! `influence_bench::reference::stamp`. Best of four runs each of
 //! `cargo run --release -p influence-cli -- bench --sizes 256,1024 --kernels stamp` (one
 //! linear source of radius 8 per 256 cells, at cell corners, into a zeroed map), on a shared
 //! 2-core AMD EPYC; each line beside the reference of its own run — read the ratios:
@@ -41,8 +41,8 @@
 //! | now: `Stamper`                   |  0.91 |  0.96 |
 //! | now: `reference::stamp`          |  2.44 |  2.56 |
 //!
-//! So 2.7 times faster than the reference, from 0.94–0.99. `cargo bench -p influence --bench
-//! stamp` (1,000 linear sources of radius 8 into 1024²; the map's refill included): off
+//! So 2.7 times faster than the reference, from 0.94–0.99. `cargo bench -p influence-bench
+//! --bench stamp` (1,000 linear sources of radius 8 into 1024²; the map's refill included): off
 //! their cell centres 0.32 ms against the reference's 0.79 (before: 0.74 against 0.69); at
 //! the centres, kernels 0.31 ms, direct evaluation (`Stamper::direct`) 0.33 (before: 0.76)
 //! and the reference 0.80. Direct evaluation now costs about what a kernel does.

@@ -1,10 +1,13 @@
 //! Straightforward implementations, written the way the articles' sample code is: per-cell
 //! loops with bounds-checked indexing, values recomputed, fresh buffers. They are the
-//! baselines that benchmarks (`cargo bench`, `influence bench`) measure the real kernels
-//! against in the same run, and oracles for tests. Not for production use.
+//! baselines that the benchmarks (`cargo bench -p influence-bench`, `influence bench`)
+//! measure the library's kernels against in the same run; tests (here, and in
+//! [`kernels`](crate::kernels) on the benchmark's maps) hold them to the library's answers.
+//! Not part of the library's API: nothing here is for production use.
 
-use crate::propagate::Diffusion;
-use crate::{Connectivity, Grid, Layer, Source};
+use influence::glam::Vec3;
+use influence::propagate::{Chase, Diffusion, Seed};
+use influence::{Connectivity, Grid, Layer, Source};
 
 /// Stamps `sources` (Euclidean distance, additive) the naive way: every cell of each
 /// source's bounding box, distance and falloff computed from scratch, checked indexing.
@@ -97,17 +100,121 @@ impl DiffusionReference {
     }
 }
 
+/// The reference diffusion step from rest, seeds written before each step, until a step
+/// changes nothing (at most 100,000 steps); the map with the seeds written once more.
+pub fn iterate_until_still(grid: &Grid, d: &Diffusion, seeds: &[Seed]) -> Vec<f32> {
+    let n = grid.width() * grid.height();
+    let mut r = DiffusionReference { map: vec![0.0; n], buffer: vec![0.0; n] };
+    let mut previous = vec![0.0; n];
+    let write = |buffer: &mut Vec<f32>| {
+        for s in seeds {
+            buffer[s.cell] = s.strength;
+        }
+    };
+    write(&mut r.buffer);
+    for _ in 0..100_000 {
+        previous.copy_from_slice(&r.buffer);
+        r.step(grid, d);
+        write(&mut r.buffer);
+        if r.buffer == previous {
+            break;
+        }
+    }
+    r.buffer
+}
+
+/// The chase flood fill written plainly, as the articles' code is: fresh buffers, each step
+/// a scan of the whole map to cool it, and whole-map scans for the centroid and the nearest
+/// warm cell. Returns the heat and the predicted cell, which equal `FloodFill::predict`'s.
+pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> (Vec<f32>, usize) {
+    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let n = grid.width() * grid.height();
+    let mut heat = vec![0.0f32; n];
+    let mut visited = vec![false; n];
+    let free =
+        |x: isize, y: isize| x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize);
+    let centre = |i: usize| grid.cell_center(i % grid.width(), i / grid.width()).extend(0.0);
+    let origin = centre(start);
+    let behind = |i: usize| {
+        let off = centre(i) - origin;
+        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius()
+    };
+    let eight = grid.connectivity() == Connectivity::Eight;
+    heat[start] = chase.heat();
+    visited[start] = true;
+    let mut front = vec![start];
+    for _ in 0..chase.max_steps() {
+        let mut next = Vec::new();
+        for &c in &front {
+            let (x, y) = ((c % grid.width()) as isize, (c / grid.width()) as isize);
+            let mut visit = |nx: isize, ny: isize| {
+                let j = (ny * w + nx) as usize;
+                if !visited[j] && !behind(j) {
+                    visited[j] = true;
+                    next.push(j);
+                }
+            };
+            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+                if free(x + dx, y + dy) {
+                    visit(x + dx, y + dy);
+                }
+            }
+            if eight {
+                for (dx, dy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+                    if free(x + dx, y) && free(x, y + dy) && free(x + dx, y + dy) {
+                        visit(x + dx, y + dy);
+                    }
+                }
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        for v in &mut heat {
+            if *v > 0.0 {
+                *v = (*v - chase.cooling()).max(0.0);
+            }
+        }
+        for &c in &next {
+            heat[c] = chase.heat();
+        }
+        let too_many = next.len() > chase.max_new();
+        front = next;
+        if too_many {
+            break;
+        }
+    }
+    let (mut sum, mut weight) = ([0f64; 2], 0f64);
+    for (i, &v) in heat.iter().enumerate() {
+        if v > 0.0 {
+            let p = centre(i);
+            sum[0] += f64::from(v) * f64::from(p.x);
+            sum[1] += f64::from(v) * f64::from(p.y);
+            weight += f64::from(v);
+        }
+    }
+    let c = Vec3::new((sum[0] / weight) as f32, (sum[1] / weight) as f32, 0.0);
+    let mut best = (f32::INFINITY, start);
+    for (i, &v) in heat.iter().enumerate() {
+        let d = centre(i).distance_squared(c);
+        if v > 0.0 && d < best.0 {
+            best = (d, i);
+        }
+    }
+    (heat, best.1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Analysis, Falloff, Stamper};
+    use influence::{Analysis, Falloff, Stamper};
 
     #[test]
     fn naive_stamping_agrees_with_the_stamper() {
         let grid = Grid::from_rows(&["........", "..@@....", "........", "......@."]).unwrap();
         let sources: Vec<Source> = [(1.3, 0.7, 2.0), (5.5, 2.5, -1.0), (7.9, 3.9, 3.0)]
             .iter()
-            .map(|&(x, y, s)| Source::new(glam::Vec2::new(x, y), s, Falloff::Linear, 3.0).unwrap())
+            .map(|&(x, y, s)| Source::new(influence::glam::Vec2::new(x, y), s, Falloff::Linear, 3.0).unwrap())
             .collect();
         let (mut naive, mut fast) = (Layer::for_space(&grid), Layer::for_space(&grid));
         stamp(&grid, &mut naive, &sources);
@@ -119,7 +226,7 @@ mod tests {
 
     #[test]
     fn naive_diffusion_agrees_with_the_propagator_bit_for_bit() {
-        use crate::propagate::{Propagator, Seed};
+        use influence::propagate::{Propagator, Seed};
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = Grid::from_rows(&["......", ".@@...", "....@.", "......"])
                 .unwrap()

@@ -1,5 +1,5 @@
 //! Stamping 1,000 sources of radius 8 into a 1024 × 1024 grid: the cached-kernel stamper,
-//! the same stamper evaluating every source directly, and `influence::reference::stamp`
+//! the same stamper evaluating every source directly, and `influence_bench::reference::stamp`
 //! (per cell: bounds-checked indexing, distance and falloff recomputed), in one run. Then
 //! the same sources moved off their cell centres, which the stamper evaluates directly.
 
@@ -9,6 +9,7 @@ use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use influence::glam::Vec2;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
+use influence_bench::rng::Rng;
 use std::hint::black_box;
 
 const SIZE: usize = 1024;
@@ -16,13 +17,11 @@ const RADIUS: f32 = 8.0;
 
 /// `n` sources at cell centres, each moved by `offset` (in world units).
 fn sources(grid: &Grid, n: usize, offset: Vec2) -> Vec<Source> {
-    let mut s = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     (0..n)
         .map(|_| {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let (x, y) = ((s >> 20) as usize % SIZE, (s >> 42) as usize % SIZE);
-            let at = grid.cell_center(x, y) + offset;
-            Source::new(at, 1.0 + (s % 7) as f32, Falloff::Linear, RADIUS).unwrap()
+            let at = grid.cell_center(rng.below(SIZE), rng.below(SIZE)) + offset;
+            Source::new(at, 1.0 + rng.below(7) as f32, Falloff::Linear, RADIUS).unwrap()
         })
         .collect()
 }
@@ -52,7 +51,7 @@ fn bench(c: &mut Criterion) {
     let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
     measure(&mut group, "kernels", &mut layer, |l| cached.stamp_all(&grid, l, &all));
     measure(&mut group, "direct", &mut layer, |l| direct.stamp_all(&grid, l, &all));
-    measure(&mut group, "reference", &mut layer, |l| influence::reference::stamp(&grid, l, &all));
+    measure(&mut group, "reference", &mut layer, |l| influence_bench::reference::stamp(&grid, l, &all));
     group.finish();
 
     // Off-centre: no kernel applies, every source is evaluated directly.
@@ -61,7 +60,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(all.len() as u64));
     let mut stamper = Stamper::new();
     measure(&mut group, "stamper", &mut layer, |l| stamper.stamp_all(&grid, l, &all));
-    measure(&mut group, "reference", &mut layer, |l| influence::reference::stamp(&grid, l, &all));
+    measure(&mut group, "reference", &mut layer, |l| influence_bench::reference::stamp(&grid, l, &all));
     group.finish();
 }
 

@@ -1,17 +1,17 @@
 //! What a run found, for `summary.json` and the terminal: per team its total and peak
-//! influence and its safest cell, the hottest tension, and the length of the front. Every
-//! map query the command makes goes through this module.
+//! influence and its safest cell, the hottest tension, the length of the front, the
+//! propagation's outcome and the routes.
 
 use std::fmt;
 
 use influence::query::{self, Extreme};
 use influence::{Grid, Layer};
-use influence_scenario::map::neighbours;
-use influence_scenario::propagation::Method;
-use influence_scenario::report::{MapReport, PredictionReport};
 use serde::Serialize;
 
-use crate::run::Run;
+use super::View;
+use crate::map::neighbours;
+use crate::propagation::Method;
+use crate::report::{MapReport, PredictionReport};
 
 /// The contents of `summary.json`.
 #[derive(Debug, Serialize)]
@@ -106,8 +106,8 @@ pub struct Spot {
 
 impl Summary {
     /// Summarises a run.
-    pub fn new(run: &Run) -> Self {
-        let s = &run.scenario;
+    pub(super) fn new(view: &View<'_>) -> Self {
+        let s = view.scenario();
         let grid = &s.grid;
         let teams = s
             .teams
@@ -117,25 +117,26 @@ impl Summary {
                 name: name.clone(),
                 sources: s.sources.iter().filter(|(team, _)| *team == t).count(),
                 field_sources: s.fields.teams.iter().filter(|f| f.team == t).map(|f| f.sources).sum(),
-                total: run.teams[t].sum(),
-                peak: highest(grid, &run.teams[t]),
-                safest: highest(grid, &run.analysis_for(t).influence),
+                total: view.team(t).sum(),
+                peak: highest(grid, view.team(t)),
+                safest: highest(grid, &view.analysis_for(t).influence),
             })
             .collect();
+        let analysis = view.analysis();
         Self {
             scenario: s.file.clone(),
             map: MapReport::of(grid),
-            perspective: s.teams[s.perspective].clone(),
+            perspective: s.teams.get(s.perspective).cloned().unwrap_or_default(),
             teams,
-            hottest_tension: highest(grid, &run.analysis.tension),
-            front_length: query::frontline_length(grid, &run.analysis.influence),
+            hottest_tension: highest(grid, &analysis.tension),
+            front_length: query::frontline_length(grid, &analysis.influence),
             layers: s.layers.iter().map(|(name, _)| name.clone()).collect(),
             notes: s.notes.clone(),
-            propagation: propagation(run),
+            propagation: propagation(view),
             paths: s
                 .paths
                 .iter()
-                .zip(&run.routes)
+                .zip(view.routes())
                 .map(|(plan, route)| PathInfo {
                     from: grid.coords(plan.from).into(),
                     to: grid.coords(plan.to).into(),
@@ -152,12 +153,13 @@ impl Summary {
 }
 
 /// The propagation's kind, steps and guess.
-fn propagation(run: &Run) -> Option<PropagationInfo> {
-    let p = run.scenario.propagation.as_ref()?;
-    let grid = p.grid(&run.scenario.grid);
-    let prediction = match (&p.method, &run.chase) {
-        (Method::Flood { last_seen, .. }, Some(chase)) => {
-            Some(PredictionReport::new(&grid, &chase.prediction, Some(*last_seen)))
+fn propagation(view: &View<'_>) -> Option<PropagationInfo> {
+    let s = view.scenario();
+    let p = s.propagation.as_ref()?;
+    let grid = p.grid(&s.grid);
+    let prediction = match (&p.method, view.prediction()) {
+        (Method::Flood { last_seen, .. }, Some(prediction)) => {
+            Some(PredictionReport::new(&grid, prediction, Some(*last_seen)))
         }
         _ => None,
     };
@@ -177,17 +179,6 @@ fn highest(grid: &Grid, layer: &Layer) -> Option<Spot> {
         Spot { cell: [x, y], world: grid.cell_center(x, y).to_array(), value }
     })
 }
-
-/// The front line of the run's influence map: walkable cells where its sign changes.
-pub fn frontline(run: &Run) -> Vec<bool> {
-    query::frontline(&run.scenario.grid, &run.analysis.influence)
-}
-
-/// [`frontline`] as a layer of 0 and 1.
-pub fn frontline_mask(run: &Run) -> Layer {
-    Layer::from_vec(frontline(run).into_iter().map(|f| f32::from(u8::from(f))).collect())
-}
-
 impl fmt::Display for Spot {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let ([x, y], [wx, wy]) = (self.cell, self.world);

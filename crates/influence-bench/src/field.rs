@@ -20,7 +20,8 @@ use influence::glam::Vec2;
 use influence::{query, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
-use crate::bench::best_time;
+use crate::kernels::best_time;
+use crate::rng::Rng;
 
 /// Largest read error a grid may have to count as accurate as the field: 1 % of the
 /// largest strength (5).
@@ -86,19 +87,9 @@ pub struct MapFigures {
     pub max_error: f32,
 }
 
-/// A pseudo-random sequence in `[0, 1)` (xorshift), the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn unit(&mut self) -> f32 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn points(&mut self, n: usize, lo: f32, hi: f32) -> Vec<Vec2> {
-        (0..n).map(|_| Vec2::new(lo + (hi - lo) * self.unit(), lo + (hi - lo) * self.unit())).collect()
-    }
+/// `n` points with both coordinates from `lo` to `hi`.
+fn points(rng: &mut Rng, n: usize, lo: f32, hi: f32) -> Vec<Vec2> {
+    (0..n).map(|_| Vec2::new(rng.range(lo, hi), rng.range(lo, hi))).collect()
 }
 
 /// Runs both comparisons, spending about `budget` on each repeated measurement.
@@ -110,16 +101,15 @@ pub fn run(quick: bool, budget: Duration) -> FieldReport {
 }
 
 fn index((n, queries): (usize, usize), budget: Duration) -> IndexReport {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    let sources: Vec<PointSource<Vec2>> = rng
-        .points(n, 0.0, 1000.0)
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let sources: Vec<PointSource<Vec2>> = points(&mut rng, n, 0.0, 1000.0)
         .into_iter()
         .map(|p| {
-            let radius = 5.0 + 15.0 * rng.unit();
-            PointSource::new(p, 1.0 + 4.0 * rng.unit(), radius, Curve::Linear).expect("finite")
+            let radius = rng.range(5.0, 20.0);
+            PointSource::new(p, rng.range(1.0, 5.0), radius, Curve::Linear).expect("finite")
         })
         .collect();
-    let points = rng.points(queries, 0.0, 1000.0);
+    let points = points(&mut rng, queries, 0.0, 1000.0);
     // Includes copying the sources in, a small part of bulk loading.
     let build = best_time(&mut || drop(black_box(Field2::new(sources.clone()))), budget);
     let field = Field2::new(sources.clone());
@@ -147,10 +137,10 @@ fn grids(quick: bool, budget: Duration) -> GridReport {
         (1024.0, 1_000, &[4.0f32, 2.0, 1.0, 0.5, 0.25, 0.125][..], 100_000)
     };
     let radius = 8.0;
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let placed: Vec<(Vec2, f32)> =
-        rng.points(n, 0.0, world).into_iter().map(|p| (p, 1.0 + 4.0 * rng.unit())).collect();
-    let points = rng.points(queries, 4.0, world - 4.0);
+        points(&mut rng, n, 0.0, world).into_iter().map(|p| (p, rng.range(1.0, 5.0))).collect();
+    let points = points(&mut rng, queries, 4.0, world - 4.0);
     let field_sources: Vec<PointSource<Vec2>> =
         placed.iter().map(|&(p, s)| PointSource::new(p, s, radius, Curve::Linear).expect("finite")).collect();
     let field_build = best_time(&mut || drop(black_box(Field2::new(field_sources.clone()))), budget);

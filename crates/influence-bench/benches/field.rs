@@ -15,27 +15,20 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use influence::field::{Curve, Field2, PointSource};
 use influence::glam::Vec2;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
+use influence_bench::rng::Rng;
 use kiddo::{ImmutableKdTree, SquaredEuclidean};
 use std::hint::black_box;
 
-/// A deterministic stream of numbers in `[0, 1)`.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        (self.0 >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn point(&mut self, world: f32) -> Vec2 {
-        Vec2::new(self.next() * world, self.next() * world)
-    }
+/// A point with both coordinates in `[0, world)`.
+fn point(rng: &mut Rng, world: f32) -> Vec2 {
+    Vec2::new(rng.unit() * world, rng.unit() * world)
 }
 
 fn sources(n: usize, world: f32, radius: impl Fn(&mut Rng) -> f32) -> Vec<PointSource<Vec2>> {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     (0..n)
         .map(|_| {
-            let (p, s, r) = (rng.point(world), 1.0 + rng.next() * 4.0, radius(&mut rng));
+            let (p, s, r) = (point(&mut rng, world), rng.range(1.0, 5.0), radius(&mut rng));
             PointSource::new(p, s, r, Curve::Linear).unwrap()
         })
         .collect()
@@ -58,10 +51,10 @@ fn kiddo_sum(sources: &[PointSource<Vec2>], queries: &[Vec2]) -> f32 {
 fn index_bench(c: &mut Criterion) {
     const WORLD: f32 = 1000.0;
     let queries: Vec<Vec2> = {
-        let mut rng = Rng(99);
-        (0..100_000).map(|_| rng.point(WORLD)).collect()
+        let mut rng = Rng::new(99);
+        (0..100_000).map(|_| point(&mut rng, WORLD)).collect()
     };
-    let even = sources(10_000, WORLD, |rng| 5.0 + 15.0 * rng.next());
+    let even = sources(10_000, WORLD, |rng| rng.range(5.0, 20.0));
     let mut wide = even.clone();
     wide.push(PointSource::new(Vec2::splat(WORLD / 2.0), 1.0, 200.0, Curve::Linear).unwrap());
     let mut group = c.benchmark_group("field_index_10k_sources_100k_queries");
@@ -94,8 +87,8 @@ fn grid_bench(c: &mut Criterion) {
         .collect();
     let field = Field2::from_sources(&grid_sources).unwrap();
     let reads: Vec<Vec2> = {
-        let mut rng = Rng(5);
-        (0..100_000).map(|_| rng.point(WORLD as f32)).collect()
+        let mut rng = Rng::new(5);
+        (0..100_000).map(|_| point(&mut rng, WORLD as f32)).collect()
     };
     let exact: Vec<f32> = reads.iter().map(|&p| field.value(p)).collect();
     eprintln!("field: {} sources, {} bytes, exact", field.len(), field.heap_bytes());

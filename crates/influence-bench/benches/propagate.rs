@@ -5,9 +5,11 @@
 //! * `fused16`: `steps_grid` of 16 steps (throughput counts cells × steps, so the time per
 //!   element is the time per cell per step);
 //! * `generic` (1024² only): `step`, the rule written once over any space;
-//! * `reference`: `influence::reference::DiffusionReference`, written the way "Influence
-//!   Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full copy);
-//! * with `--features rayon`, `par_step` and `par_fused16` on pools of 1 and 2 threads;
+//! * `reference`: `influence_bench::reference::DiffusionReference`, written the way
+//!   "Influence Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full
+//!   copy);
+//! * `par_step` and `par_fused16` (feature `rayon`, which this crate turns on) on pools of
+//!   1 and 2 threads;
 //! * `arithmetic`: the step on a map of 1024 × 32 cells, which stays in the second-level
 //!   cache — the kernel's arithmetic alone, the bound a step meets while the map fits in
 //!   cache.
@@ -17,7 +19,7 @@
 //! flood fill predicting where a lost target went, on the real level `den012d` (Dragon
 //! Age: Origins), from the first open cell of its lower half, for 32 and 128 steps.
 //!
-//! `cargo bench -p influence --bench propagate --features rayon -- --quick`; criterion
+//! `cargo bench -p influence-bench --bench propagate -- --quick`; criterion
 //! reports elements (cells) per second and the time per element, i.e. per cell.
 #![allow(missing_docs)]
 
@@ -28,30 +30,25 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use influence::glam::Vec2;
 use influence::glam::Vec3;
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed};
-use influence::reference::DiffusionReference;
 use influence::{Connectivity, Falloff, Grid, Mode, Source, Space, Stamper};
+use influence_bench::reference::DiffusionReference;
+use influence_bench::rng::Rng;
 
 const DECAY: f32 = 0.05;
 const MOMENTUM: f32 = 0.6;
 const FUSED: usize = 16;
 
-/// A xorshift generator: fixed pseudo-random maps and positions.
-fn rng() -> impl FnMut() -> u64 {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
+/// The stream of the fixed pseudo-random maps and positions.
+fn rng() -> Rng {
+    Rng::new(0x2545_f491_4f6c_dd1d)
 }
 
 /// A grid with about 10 % of its cells blocked (a fixed pseudo-random pattern).
 fn map(side: usize, connectivity: Connectivity) -> Grid {
     let mut grid = Grid::new(side, side).unwrap().with_connectivity(connectivity);
-    let mut next = rng();
+    let mut rng = rng();
     for i in 0..side * side {
-        if next().is_multiple_of(10) {
+        if rng.one_in(10) {
             grid.set_blocked(i % side, i / side, true).unwrap();
         }
     }
@@ -71,9 +68,9 @@ fn seeds(grid: &Grid) -> Vec<Seed> {
 /// walkable cells, then a few steps).
 fn warm(grid: &Grid, d: Diffusion, seeds: &[Seed]) -> Propagator {
     let mut p = Propagator::new(grid, d);
-    let mut next = rng();
+    let mut rng = rng();
     for (i, v) in p.values_mut().values_mut().iter_mut().enumerate() {
-        *v = if grid.is_walkable(i) { (next() % 1000) as f32 / 100.0 } else { 0.0 };
+        *v = if grid.is_walkable(i) { rng.below(1000) as f32 / 100.0 } else { 0.0 };
     }
     p.steps_grid(grid, 8, seeds).unwrap();
     p
@@ -124,7 +121,6 @@ fn step(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new(format!("fused{FUSED}"), side), |b| {
                 b.iter(|| fast.steps_grid(&grid, FUSED, &seeds).unwrap());
             });
-            #[cfg(feature = "rayon")]
             for threads in [1, 2] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 group.throughput(Throughput::Elements(grid.len() as u64));
@@ -167,8 +163,8 @@ fn step(c: &mut Criterion) {
 fn frame(c: &mut Criterion) {
     let grid = map(256, Connectivity::Eight);
     let d = Diffusion::new(DECAY, MOMENTUM).unwrap();
-    let mut next = rng();
-    let cells: Vec<usize> = std::iter::repeat_with(|| (next() % grid.len() as u64) as usize)
+    let mut rng = rng();
+    let cells: Vec<usize> = std::iter::repeat_with(|| rng.below(grid.len()))
         .filter(|&i| grid.is_walkable(i))
         .take(1000)
         .collect();

@@ -1,25 +1,19 @@
 //! The compound maps (influence, tension, vulnerability, …) of two 1024 × 1024 team layers:
-//! `Analysis::update`, in place, beside `influence::reference::analysis`, which builds each
-//! map as a fresh vector, in one run.
+//! `Analysis::update`, in place, beside `influence_bench::reference::analysis`, which builds
+//! each map as a fresh vector, in one run.
 
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use influence::{Analysis, Layer};
+use influence_bench::rng::Rng;
 use std::hint::black_box;
 
 const CELLS: usize = 1024 * 1024;
 
 fn layer(seed: u64) -> Layer {
-    let mut s = seed;
-    Layer::from_vec(
-        (0..CELLS)
-            .map(|_| {
-                s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                (s >> 40) as f32 / (1u64 << 24) as f32
-            })
-            .collect(),
-    )
+    let mut rng = Rng::new(seed);
+    Layer::from_vec((0..CELLS).map(|_| rng.unit()).collect())
 }
 
 fn bench(c: &mut Criterion) {
@@ -34,7 +28,7 @@ fn bench(c: &mut Criterion) {
         });
     });
     group.bench_function("reference", |b| {
-        b.iter(|| black_box(influence::reference::analysis(red.values(), blue.values())));
+        b.iter(|| black_box(influence_bench::reference::analysis(red.values(), blue.values())));
     });
     group.finish();
 }

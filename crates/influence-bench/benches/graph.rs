@@ -15,7 +15,7 @@
 //!   `areas`, `DerivedGraph::areas` with spacing 12 (a clearance sweep, a sweep per seed,
 //!   and the nearest-seed labelling). Throughput is map cells per second.
 //!
-//! `cargo bench -p influence --bench graph -- --quick`
+//! `cargo bench -p influence-bench --bench graph -- --quick`
 //!
 //! On the 2-core development machine (noisy: runs vary by ~25 %), one run gave: step
 //! `grid_kernel` 0.15 ms, `grid_generic` 1.7 ms, `graph` 1.0 ms (64 M nodes/s); routes per
@@ -35,15 +35,13 @@ use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
 use influence::route::{Cost, Heuristic, Route, Router};
 use influence::space::{DerivedGraph, Graph};
 use influence::{Falloff, Grid, Layer, Metric, Source, Space, Stamper};
+use influence_bench::rng::Rng;
 
 fn walled(side: usize) -> Grid {
     let mut grid = Grid::new(side, side).unwrap();
-    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     for i in 0..side * side {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        if state.is_multiple_of(10) {
+        if rng.one_in(10) {
             grid.set_blocked(i % side, i / side, true).unwrap();
         }
     }

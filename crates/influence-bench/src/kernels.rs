@@ -1,15 +1,16 @@
 //! `influence bench`: nanoseconds per cell for each kernel at several map sizes, beside a
-//! straightforward reference of the same kernel (`influence::reference`, or written plainly
-//! here) and a plain copy of the map's bytes (the memory-bandwidth floor), all measured in
-//! the same run. Speed is reported as numbers and ratios, never judged against a fixed time.
+//! straightforward reference of the same kernel (from [`reference`](mod@crate::reference))
+//! and a plain copy of the map's bytes (the memory-bandwidth floor), all measured in the
+//! same run. Speed is reported as numbers and ratios, never judged against a fixed time.
 //!
 //! | kernel | fast | reference | per |
 //! | --- | --- | --- | --- |
 //! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells | `reference::stamp` | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | map cell |
 //! | `diffuse4`, `diffuse8` | one `Propagator::step_grid` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
-//! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | the reference step iterated until a step changes nothing | map cell, per solve |
-//! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | [`plain_flood`] below: whole-map scans per step | cell the fill heats |
+//! | `fused4`, `fused8` | `Propagator::steps_grid`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | map cell and step |
+//! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | map cell, per solve |
+//! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | cell the fill heats |
 //!
 //! Each kernel is timed in turns with the copy, so that the two see the same load on a
 //! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
@@ -21,9 +22,10 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use crate::reference::{self, DiffusionReference};
+use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState};
-use influence::reference::DiffusionReference;
 use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
@@ -154,16 +156,14 @@ pub fn best_times<const N: usize>(mut fs: [&mut dyn FnMut(); N], budget: Duratio
     best
 }
 
-/// One source per 256 cells, radius 8 cells, at pseudo-random off-centre positions.
+/// One source per 256 cells, radius 8 cells, at pseudo-random cell corners (off the
+/// centres, so no cached kernel applies).
 fn stamp(size: usize) -> Runs {
     let grid = Grid::new(size, size).expect("bench sizes are valid");
-    let mut s = 0x2545_F491_4F6C_DD1D_u64;
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let sources: Vec<Source> = (0..(size * size / 256).max(1))
         .map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            let at = Vec2::new((s % 10_007) as f32, (s >> 32) as f32 % 10_007.0) % size as f32;
+            let at = Vec2::new(rng.below(size) as f32, rng.below(size) as f32);
             Source::new(at, 1.0, Falloff::Linear, 8.0).expect("finite")
         })
         .collect();
@@ -178,7 +178,7 @@ fn stamp(size: usize) -> Runs {
         }),
         Box::new(move || {
             layer2.fill(0.0);
-            influence::reference::stamp(&g2, &mut layer2, &s2);
+            reference::stamp(&g2, &mut layer2, &s2);
             black_box(&layer2);
         }),
         size * size,
@@ -198,31 +198,19 @@ fn algebra(size: usize) -> Runs {
             black_box(&maps);
         }),
         Box::new(move || {
-            black_box(influence::reference::analysis(r2.values(), b2.values()));
+            black_box(reference::analysis(r2.values(), b2.values()));
         }),
         cells,
     )
 }
 
-/// A pseudo-random sequence (xorshift), the same on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
 /// A `size × size` map with about 10 % of its cells blocked at random, the centre kept open.
 fn walled(size: usize, connectivity: Connectivity) -> Grid {
     let mut grid = Grid::new(size, size).expect("bench sizes are valid").with_connectivity(connectivity);
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     for y in 0..size {
         for x in 0..size {
-            if rng.next().is_multiple_of(10) && (x, y) != (size / 2, size / 2) {
+            if rng.one_in(10) && (x, y) != (size / 2, size / 2) {
                 grid.set_blocked(x, y, true).expect("inside the map");
             }
         }
@@ -232,14 +220,10 @@ fn walled(size: usize, connectivity: Connectivity) -> Grid {
 
 /// One seed of strength 1 on a walkable cell per 256 cells.
 fn seeds(grid: &Grid) -> Vec<Seed> {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let n = grid.width() * grid.height();
     let walkable = |c: &usize| !grid.blocked()[*c];
-    (0..(n / 256).max(1))
-        .map(|_| (rng.next() % n as u64) as usize)
-        .filter(walkable)
-        .map(|c| Seed::new(c, 1.0))
-        .collect()
+    (0..(n / 256).max(1)).map(|_| rng.below(n)).filter(walkable).map(|c| Seed::new(c, 1.0)).collect()
 }
 
 /// `steps` diffusion steps per run (fused into one pass over memory when more than one) on
@@ -305,33 +289,10 @@ fn steady(size: usize) -> Runs {
             black_box(&out);
         }),
         Box::new(move || {
-            black_box(iterate_until_still(&g2, &d, &s2));
+            black_box(reference::iterate_until_still(&g2, &d, &s2));
         }),
         n,
     )
-}
-
-/// The reference diffusion step from rest, seeds written before each step, until a step
-/// changes nothing (at most 100,000 steps); the map with the seeds written once more.
-pub fn iterate_until_still(grid: &Grid, d: &Diffusion, seeds: &[Seed]) -> Vec<f32> {
-    let n = grid.width() * grid.height();
-    let mut r = DiffusionReference { map: vec![0.0; n], buffer: vec![0.0; n] };
-    let mut previous = vec![0.0; n];
-    let write = |buffer: &mut Vec<f32>| {
-        for s in seeds {
-            buffer[s.cell] = s.strength;
-        }
-    };
-    write(&mut r.buffer);
-    for _ in 0..100_000 {
-        previous.copy_from_slice(&r.buffer);
-        r.step(grid, d);
-        write(&mut r.buffer);
-        if r.buffer == previous {
-            break;
-        }
-    }
-    r.buffer
 }
 
 /// The chase parameters of the `flood` kernel on a `size` map.
@@ -352,91 +313,10 @@ fn flood(size: usize) -> Runs {
             black_box(fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open"));
         }),
         Box::new(move || {
-            black_box(plain_flood(&g2, start, Vec3::X, &chase));
+            black_box(reference::plain_flood(&g2, start, Vec3::X, &chase));
         }),
         heated,
     )
-}
-
-/// The chase flood fill written plainly, as the articles' code is: fresh buffers, each step
-/// a scan of the whole map to cool it, and whole-map scans for the centroid and the nearest
-/// warm cell. Returns the heat and the predicted cell, which equal `FloodFill::predict`'s.
-pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> (Vec<f32>, usize) {
-    let (w, h) = (grid.width() as isize, grid.height() as isize);
-    let n = grid.width() * grid.height();
-    let mut heat = vec![0.0f32; n];
-    let mut visited = vec![false; n];
-    let free =
-        |x: isize, y: isize| x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize);
-    let centre = |i: usize| grid.cell_center(i % grid.width(), i / grid.width()).extend(0.0);
-    let origin = centre(start);
-    let behind = |i: usize| {
-        let off = centre(i) - origin;
-        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius()
-    };
-    let eight = grid.connectivity() == Connectivity::Eight;
-    heat[start] = chase.heat();
-    visited[start] = true;
-    let mut front = vec![start];
-    for _ in 0..chase.max_steps() {
-        let mut next = Vec::new();
-        for &c in &front {
-            let (x, y) = ((c % grid.width()) as isize, (c / grid.width()) as isize);
-            let mut visit = |nx: isize, ny: isize| {
-                let j = (ny * w + nx) as usize;
-                if !visited[j] && !behind(j) {
-                    visited[j] = true;
-                    next.push(j);
-                }
-            };
-            for (dx, dy) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-                if free(x + dx, y + dy) {
-                    visit(x + dx, y + dy);
-                }
-            }
-            if eight {
-                for (dx, dy) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
-                    if free(x + dx, y) && free(x, y + dy) && free(x + dx, y + dy) {
-                        visit(x + dx, y + dy);
-                    }
-                }
-            }
-        }
-        if next.is_empty() {
-            break;
-        }
-        for v in &mut heat {
-            if *v > 0.0 {
-                *v = (*v - chase.cooling()).max(0.0);
-            }
-        }
-        for &c in &next {
-            heat[c] = chase.heat();
-        }
-        let too_many = next.len() > chase.max_new();
-        front = next;
-        if too_many {
-            break;
-        }
-    }
-    let (mut sum, mut weight) = ([0f64; 2], 0f64);
-    for (i, &v) in heat.iter().enumerate() {
-        if v > 0.0 {
-            let p = centre(i);
-            sum[0] += f64::from(v) * f64::from(p.x);
-            sum[1] += f64::from(v) * f64::from(p.y);
-            weight += f64::from(v);
-        }
-    }
-    let c = Vec3::new((sum[0] / weight) as f32, (sum[1] / weight) as f32, 0.0);
-    let mut best = (f32::INFINITY, start);
-    for (i, &v) in heat.iter().enumerate() {
-        let d = centre(i).distance_squared(c);
-        if v > 0.0 && d < best.0 {
-            best = (d, i);
-        }
-    }
-    (heat, best.1)
 }
 
 #[cfg(test)]
@@ -451,7 +331,7 @@ mod tests {
             for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap().with_heat(2.5).unwrap()] {
                 let mut fill = FloodFill::new();
                 let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();
-                let (heat, cell) = plain_flood(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase);
+                let (heat, cell) = reference::plain_flood(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase);
                 assert_eq!(fill.heat(), heat.as_slice(), "{connectivity:?}");
                 assert_eq!(p.cell, cell, "{connectivity:?}");
             }
@@ -465,6 +345,6 @@ mod tests {
         let d = Diffusion::new(0.5, 1.0).unwrap();
         let mut out = Layer::for_space(&grid);
         SteadyState::new().solve(&grid, &d, &seeds, &mut out).unwrap();
-        assert_eq!(iterate_until_still(&grid, &d, &seeds), out.values());
+        assert_eq!(reference::iterate_until_still(&grid, &d, &seeds), out.values());
     }
 }

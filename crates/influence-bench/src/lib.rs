@@ -1,0 +1,12 @@
+//! Benchmarks of `influence`, kept out of the library and the command: the harness behind
+//! `influence bench` ([`kernels`]) and `influence bench --field` ([`field`]), and the
+//! straightforward [`reference`](mod@reference) kernels that it and the criterion benches
+//! (`benches/`) measure the library against. The command parses and checks the arguments
+//! and prints; everything measured is here.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod field;
+pub mod kernels;
+pub mod reference;
+pub mod rng;

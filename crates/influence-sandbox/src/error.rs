@@ -1,0 +1,57 @@
+//! What the scene refuses, by kind: the server alone turns a kind into an HTTP status.
+
+use influence_scenario::error::{Invalid, Located, Problem};
+
+/// A refused edit or lookup.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SceneError {
+    /// No such thing: a source id, a bundled map, a layer.
+    #[error("{0}")]
+    NotFound(String),
+    /// The scenario model refused a table or value; `problem` says what kind of fault.
+    #[error("{message}")]
+    Scenario {
+        /// The kind of fault.
+        problem: Problem,
+        /// What is wrong, with the key at fault.
+        message: String,
+    },
+    /// Over one of the sandbox's caps (`spec::limits`).
+    #[error("{0}")]
+    Limit(String),
+    /// The server's own failure (an export that does not serialise).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl SceneError {
+    /// A value out of range or not fitting the scene.
+    pub fn invalid(message: impl Into<String>) -> Self {
+        Self::Scenario { problem: Problem::Value, message: message.into() }
+    }
+
+    /// The same error with `prefix: ` before its message.
+    #[must_use]
+    pub fn within(self, prefix: &str) -> Self {
+        match self {
+            Self::NotFound(m) => Self::NotFound(format!("{prefix}: {m}")),
+            Self::Scenario { problem, message } => {
+                Self::Scenario { problem, message: format!("{prefix}: {message}") }
+            }
+            Self::Limit(m) => Self::Limit(format!("{prefix}: {m}")),
+            Self::Internal(m) => Self::Internal(format!("{prefix}: {m}")),
+        }
+    }
+}
+
+impl From<Invalid> for SceneError {
+    fn from(e: Invalid) -> Self {
+        Self::Scenario { problem: e.problem(), message: e.to_string() }
+    }
+}
+
+impl From<Located> for SceneError {
+    fn from(e: Located) -> Self {
+        Self::Scenario { problem: e.problem, message: e.to_string() }
+    }
+}
