@@ -53,18 +53,18 @@
 #![deny(unsafe_code)]
 #![deny(missing_docs)]
 // The library's own lints, beyond the workspace's (Cargo.toml inherits those and cannot add
-// to them there); CI lints with `-D warnings`, so each fails it. Integration tests and
-// benches are not held to them.
-// `pub` means reachable from outside the crate; everything else says `pub(crate)` or `pub(super)`:
+// to them there); CI lints with `-D warnings`, so each fails it. Integration tests are not
+// held to them.
+// `pub` means reachable from outside; everything else says `pub(crate)` or `pub(super)`:
 #![warn(unreachable_pub)]
-// Every unsafe operation, even inside an `unsafe fn`, sits in a block whose `// SAFETY:` says why:
+// Every unsafe operation, even in an `unsafe fn`, is in a block whose `// SAFETY:` says why:
 #![warn(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
-// Types that borrow say so in paths (`Cost<'_>`, not `Cost`):
-#![warn(elided_lifetimes_in_paths)]
+// Types that borrow say so in paths (`Cost<'_>`, not `Cost`); public types can be printed:
+#![warn(elided_lifetimes_in_paths, missing_debug_implementations)]
 // Pedantic lints the code meets, each for a cost a reader or caller would otherwise pay:
-// docs that render right and name their errors, control flow without detours, iteration
-// and ownership that say what they do, checked conversions and readable literals, and
-// pointer casts in the SIMD kernels that keep their types. Left out on purpose: the
+// docs that render right and name their errors and panics, control flow without detours,
+// iteration and ownership that say what they do, checked conversions and readable literals,
+// and pointer casts in the SIMD kernels that keep their types. Left out on purpose: the
 // cast-precision family and many_single_char_names (numeric kernels), inline_always (the
 // kernels rely on it to inherit target features), must_use_candidate (nearly every
 // function; builders are covered by return_self_not_must_use).
@@ -72,6 +72,7 @@
     clippy::doc_markdown,
     clippy::doc_link_with_quotes,
     clippy::missing_errors_doc,
+    clippy::missing_panics_doc,
     clippy::manual_let_else,
     clippy::if_not_else,
     clippy::redundant_else,
