@@ -114,7 +114,9 @@ impl<P: Point> Field<P> {
                 next.push(s.clone());
                 continue;
             }
-            members.iter().for_each(|&j| taken[j] = true);
+            for &j in &members {
+                taken[j] = true;
+            }
             if let Some((merged, bound)) = merge(sources, &members) {
                 next.push(merged);
                 report.clusters += 1;

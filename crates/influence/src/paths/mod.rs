@@ -12,6 +12,7 @@
 //! check; marks are valid for the current generation only, so a sweep that touches few
 //! cells of a big space clears nothing.
 
+mod areas;
 mod queue;
 
 use crate::space::Space;

@@ -1,5 +1,5 @@
 //! The grid step's row kernel written for AVX-512, 16 cells at a time, where the portable
-//! kernel ([`grid_kernel`](super::grid_kernel)) leaves the compiler to vectorise.
+//! kernel ([`portable`](super::portable)) leaves the compiler to vectorise.
 //!
 //! It evaluates the same float operations per cell as the portable row, so it gives the
 //! same bits (its tests compare the two on walls, edges, NaN, infinities and negatives);
@@ -33,9 +33,8 @@ use std::arch::x86_64::{
 };
 use std::marker::PhantomData;
 
-use super::blocked::{Hints, RowKernel};
 use super::diffuse::{Diffusion, Rule};
-use super::grid_kernel::Coefs;
+use super::fused::{Coefs, Hints, RowKernel};
 use crate::space::Grid;
 
 /// The AVX-512 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
@@ -291,7 +290,7 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     _mm512_maskz_mov_ps(keep, new)
 }
 
-/// One row: [`grid_kernel::row`](super::grid_kernel) on 16 lanes; `read` is a row to
+/// One row: [`portable::row`](super::portable) on 16 lanes; `read` is a row to
 /// prefetch (or null). With `STREAM`, the chunks between the row's ends are written with
 /// non-temporal stores, which need 64-byte aligned addresses: each is stored as the aligned
 /// block that ends inside it, made of its own lanes and the chunk's before it, and the two
@@ -317,7 +316,8 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool>(
         momentum: _mm512_set1_ps(k.momentum),
         threshold: _mm512_set1_ps(k.threshold),
     };
-    // SAFETY (gates): the bit rows are as wide as `out` (asserted above), and 16j < w.
+    // SAFETY: `gates` needs bit rows at least 16j + 1 cells wide. They are as wide as `out`
+    // (asserted above), and it is called only for chunks j < `chunks`, so 16j < w.
     let gates = |j| unsafe { gates::<EIGHT>(bits, j) };
     // Streaming: which cell of a chunk sits at a 64-byte boundary (0 to 15), so that the
     // aligned block ending in chunk j starts `back` cells before it, and the lane order that
@@ -389,7 +389,7 @@ fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool>(
 #[cfg(test)]
 mod tests {
     use super::super::diffuse::{DecayKind, Exp, Lin};
-    use super::super::grid_kernel::Portable;
+    use super::super::portable::Portable;
     use super::*;
     use crate::space::Connectivity;
 

@@ -12,9 +12,9 @@
 
 use std::sync::OnceLock;
 
-use super::blocked::{fused, Pass, RowKernel, Scratch};
 use super::diffuse::{DecayKind, Exp, Lin, Rule};
-use super::grid_kernel::Portable;
+use super::fused::{fused, Pass, RowKernel, Scratch};
+use super::portable::Portable;
 use crate::space::Connectivity;
 
 #[cfg(target_arch = "x86_64")]

@@ -79,6 +79,7 @@ impl Chase {
     /// assert_eq!(chase.with_max_steps(3), Chase::new(0.1, 200, 3, 3.0)?.with_heat(0.5)?);
     /// # Ok::<(), influence::Error>(())
     /// ```
+    #[must_use]
     pub fn with_max_steps(self, max_steps: usize) -> Self {
         Self { max_steps, ..self }
     }

@@ -86,13 +86,13 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
-mod blocked;
 mod diffuse;
 mod dispatch;
 mod events;
 mod flood;
-mod grid_kernel;
+mod fused;
 mod memory;
+mod portable;
 mod propagator;
 mod schedule;
 mod seed;

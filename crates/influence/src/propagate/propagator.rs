@@ -1,8 +1,8 @@
 //! The double-buffered diffusion state, with whole or time-sliced steps.
 
-use super::blocked::{max_fused, Pass, Scratch};
 use super::diffuse::{generic_cells, Diffusion};
 use super::dispatch;
+use super::fused::{max_fused, Pass, Scratch};
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;

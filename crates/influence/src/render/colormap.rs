@@ -14,7 +14,7 @@ pub const FRONTLINE_COLOR: [u8; 3] = [0, 0, 0];
 /// Cells whose value is NaN: magenta, which neither map contains.
 pub const NAN_COLOR: [u8; 3] = [255, 0, 255];
 
-/// ColorBrewer RdBu, 9 classes (Cynthia Brewer, Apache-2.0), reversed: blue for negative,
+/// ColorBrewer `RdBu`, 9 classes (Cynthia Brewer, Apache-2.0), reversed: blue for negative,
 /// near-white at zero, red for positive, lightness falling symmetrically towards both ends.
 const DIVERGING: [[u8; 3]; 9] = [
     [0x21, 0x66, 0xac],

@@ -248,7 +248,7 @@ mod tests {
         assert!(matches!(with(|o| o.floor_tolerance = f32::NAN), Err(Error::BadNumber { .. })));
         assert!(matches!(with(|o| o.route = vec![0, 5]), Err(Error::OutOfBounds { index: 5, len: 2 })));
         assert!(matches!(
-            render_graph(&g, &Layer::zeros(3), &Default::default()),
+            render_graph(&g, &Layer::zeros(3), &GraphRenderOptions::default()),
             Err(Error::BadSize { .. })
         ));
         assert!(with(|_| {}).is_ok());

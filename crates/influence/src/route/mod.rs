@@ -225,7 +225,7 @@ impl Router {
         space: &S,
         start: usize,
         goal: usize,
-        cost: &Cost,
+        cost: &Cost<'_>,
         heuristic: Heuristic,
     ) -> Result<Option<Route>, Error> {
         let mut route = Route::default();
@@ -245,7 +245,7 @@ impl Router {
         space: &S,
         start: usize,
         goal: usize,
-        cost: &Cost,
+        cost: &Cost<'_>,
         heuristic: Heuristic,
         route: &mut Route,
     ) -> Result<bool, Error> {
@@ -268,7 +268,7 @@ impl Router {
         space: &S,
         start: usize,
         goal: usize,
-        cost: &Cost,
+        cost: &Cost<'_>,
         mut h: impl FnMut(usize) -> f32,
     ) -> Result<Option<Route>, Error> {
         let mut route = Route::default();
@@ -281,7 +281,7 @@ impl Router {
         space: &S,
         start: usize,
         goal: usize,
-        cost: &Cost,
+        cost: &Cost<'_>,
         mut h: impl FnMut(Vec3) -> f32,
         route: &mut Route,
     ) -> Result<bool, Error> {
@@ -293,7 +293,7 @@ impl Router {
         space: &S,
         start: usize,
         goal: usize,
-        cost: &Cost,
+        cost: &Cost<'_>,
         h: &mut H,
         route: &mut Route,
     ) -> Result<bool, Error> {

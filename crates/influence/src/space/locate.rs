@@ -1,6 +1,6 @@
 //! Finding cells from world points, for any space that can: the cell a point stands on and
-//! the cells within a straight-line radius of it. [`crate::stamp_space`] places sources
-//! through it, so one stamping function serves grids and graphs.
+//! the cells within a straight-line radius of it. [`SpaceStamper`](crate::SpaceStamper)
+//! places sources through it, so one stamping function serves grids and graphs.
 
 use glam::Vec3;
 

@@ -23,14 +23,14 @@
 //! A 256 × 256 grid thus takes 64 KiB, each layer 256 KiB, a propagator 512 KiB plus at most
 //! about 1 MiB of rows per thread, and the same map as a graph about 11 MB.
 
-mod derive;
+pub(crate) mod derived;
 mod graph;
 mod graph_io;
 mod grid;
 mod locate;
 mod movingai;
 
-pub use derive::{DerivedGraph, Reduce};
+pub use derived::{DerivedGraph, Reduce};
 pub use graph::{Edge, Graph, GraphNode, MAX_ARCS, MAX_NODES};
 pub use grid::{Connectivity, Grid, MAX_CELLS};
 pub use locate::Locate;

@@ -1,4 +1,6 @@
-//! Stamping: writing sources into a grid layer.
+//! Stamping: writing sources into a layer — into a grid layer with [`Stamper`] (below), and
+//! into a layer of any space that can find cells from world points ([`Locate`](crate::Locate):
+//! graphs, and grids too) with [`SpaceStamper`].
 //!
 //! Each source covers the cells within its radius; each covered, walkable cell combines the
 //! source's value with what it holds, per the source's [`Mode`]. Blocked cells never receive
@@ -54,6 +56,9 @@ use crate::source::{Metric, Mode, Source};
 use crate::space::{Grid, Space};
 
 mod direct;
+mod space;
+
+pub use space::{stamp_space, SpaceStamper};
 
 use direct::{direct_rows, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set, Straight};
 

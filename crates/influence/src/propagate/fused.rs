@@ -6,7 +6,9 @@
 //! times. The rows of every step are computed by the same [`RowKernel`] as a single step,
 //! in the same order per cell, so the result is bit-identical to `n` single steps. The
 //! pipeline is written once for every kernel (portable, AVX-512): each brings its own row
-//! function and form of wall data.
+//! function and form of wall data through [`RowKernel`], defined here with the per-step
+//! constants ([`Coefs`]) it reads, so the kernels depend on the pipeline and not the other
+//! way round. A single step is a pass of one step.
 //!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
@@ -18,8 +20,7 @@
 
 use std::ops::Range;
 
-use super::diffuse::Diffusion;
-use super::grid_kernel::Coefs;
+use super::diffuse::{Diffusion, Rule};
 use super::seed::Seed;
 use crate::space::Grid;
 
@@ -38,6 +39,26 @@ pub(super) trait RowKernel: Copy {
     /// One row of a step into `out`, from the rows of values and of wall data above, here
     /// and below.
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
+}
+
+/// The constants of one step on one grid.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Coefs {
+    pub(super) straight: f32,
+    pub(super) diagonal: f32,
+    pub(super) momentum: f32,
+    pub(super) threshold: f32,
+}
+
+impl Coefs {
+    pub(super) fn new<R: Rule>(grid: &Grid, d: &Diffusion) -> Self {
+        Self {
+            straight: R::coef(d.decay(), grid.cell_size()),
+            diagonal: R::coef(d.decay(), grid.cell_size() * std::f32::consts::SQRT_2),
+            momentum: d.momentum(),
+            threshold: d.threshold(),
+        }
+    }
 }
 
 /// What a kernel may do about memory beyond computing a row.

@@ -31,7 +31,7 @@ use crate::space::Locate;
 /// Stamps sources into layers of any [`Locate`] space, keeping path scratch between calls.
 ///
 /// ```
-/// use influence::{space::Graph, stamp_space::SpaceStamper, Falloff, Layer, Metric, Source, glam::{Vec2, Vec3}};
+/// use influence::{space::Graph, stamp::SpaceStamper, Falloff, Layer, Metric, Source, glam::{Vec2, Vec3}};
 /// // A corridor of waypoints 2 apart.
 /// let positions = (0..5).map(|i| Vec3::new(2.0 * i as f32, 0.0, 0.0)).collect();
 /// let graph = Graph::from_edges(positions, (1..5).map(|i| (i - 1, i)))?;

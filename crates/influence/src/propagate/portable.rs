@@ -1,5 +1,6 @@
-//! The diffusion step on a grid, one row at a time: the cell rule written once, for both
-//! connectivities and both decay kinds, in a form the compiler vectorises.
+//! The portable row kernel of the grid step, one row at a time: the cell rule written once,
+//! for both connectivities and both decay kinds, in a form the compiler vectorises (built
+//! for the target's baseline, and again for AVX2 by [`dispatch`](super::dispatch)).
 //!
 //! A row is computed from three rows of the previous map (above, here, below) and three rows
 //! of masks (all bits set for a free cell, none for a blocked one). Rows and columns outside
@@ -18,8 +19,8 @@
 
 use std::marker::PhantomData;
 
-use super::blocked::{Hints, RowKernel};
 use super::diffuse::{fmax, settle, Diffusion, Rule};
+use super::fused::{Coefs, Hints, RowKernel};
 use crate::space::Grid;
 
 /// The portable kernel for decay kind `R` and 8 neighbours or 4: one `u32` mask per cell.
@@ -51,26 +52,6 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
     #[inline(always)]
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, _: Hints) {
         row::<R, EIGHT>(values, masks, out, k);
-    }
-}
-
-/// The constants of one step on one grid.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Coefs {
-    pub(super) straight: f32,
-    pub(super) diagonal: f32,
-    pub(super) momentum: f32,
-    pub(super) threshold: f32,
-}
-
-impl Coefs {
-    pub(super) fn new<R: Rule>(grid: &Grid, d: &Diffusion) -> Self {
-        Self {
-            straight: R::coef(d.decay(), grid.cell_size()),
-            diagonal: R::coef(d.decay(), grid.cell_size() * std::f32::consts::SQRT_2),
-            momentum: d.momentum(),
-            threshold: d.threshold(),
-        }
     }
 }
 

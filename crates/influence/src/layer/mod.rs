@@ -5,6 +5,8 @@
 //! have the same length (layers made for the same space always do) and panic otherwise, as
 //! slice indexing does: a mismatch is a programming error, never bad input.
 
+mod derived;
+
 use std::ops::{Index, IndexMut};
 
 use crate::space::Space;
