@@ -16,7 +16,7 @@ pub enum SceneError {
         /// What is wrong, with the key at fault.
         message: String,
     },
-    /// Over one of the sandbox's caps (`spec::limits`).
+    /// Over one of the sandbox's caps (`caps::limits`).
     #[error("{0}")]
     Limit(String),
     /// The server's own failure (an export that does not serialise).

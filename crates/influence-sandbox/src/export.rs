@@ -15,9 +15,9 @@ use influence_scenario::error::Problem;
 use influence_scenario::file::{OutputSpec, ScenarioFile};
 use influence_scenario::map::MapSpec;
 
+use crate::caps;
 use crate::error::SceneError;
 use crate::scene::Scene;
-use crate::spec;
 
 /// What an export starts with.
 const HEADER: &str =
@@ -75,7 +75,7 @@ pub fn import(text: &str, map_file: MapResolver<'_>) -> Result<Scene, SceneError
         }
         None => (None, "imported".to_owned()),
     };
-    let grid = spec::map_grid(&file.map, map_text.as_deref())?;
+    let grid = caps::map_grid(&file.map, map_text.as_deref())?;
     Scene::from_parts(grid, label, file.sources, file.perspective, file.propagation, file.paths)
 }
 

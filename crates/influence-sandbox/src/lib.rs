@@ -30,6 +30,7 @@
 #![deny(missing_docs)]
 
 mod api;
+mod caps;
 mod error;
 mod export;
 mod frame;
@@ -37,7 +38,6 @@ mod http;
 mod maps;
 mod scene;
 mod server;
-mod spec;
 
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};

@@ -22,9 +22,9 @@ use influence_scenario::scenario::Scenario;
 use influence_scenario::source::SourceSpec;
 
 use crate::api::{CellView, MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
+use crate::caps::{self, limits};
 use crate::error::SceneError;
 use crate::frame::{self, FrameInfo};
-use crate::spec::{self, limits};
 
 /// Cell-steps (cells × teams × steps) one request may spend replaying a diffusion.
 pub const STEP_BUDGET: usize = 1 << 25;
@@ -93,7 +93,7 @@ impl Scene {
     /// Should the bundled map not parse (a test holds that it does).
     pub fn bundled_default() -> Result<Self, String> {
         let map = &crate::maps::BUNDLED[0];
-        Ok(Self::new(spec::movingai_grid(map.text).map_err(|e| e.to_string())?, map.name.to_owned()))
+        Ok(Self::new(caps::movingai_grid(map.text).map_err(|e| e.to_string())?, map.name.to_owned()))
     }
 
     /// The map.
@@ -151,7 +151,7 @@ impl Scene {
     ) -> Result<Self, SceneError> {
         let mut scene = Self::new(grid, map_name);
         if let Some(spec) = propagation {
-            let p = spec::propagation(&spec, scene.grid())?;
+            let p = caps::propagation(&spec, scene.grid())?;
             scene.steps = p.steps() as u64;
             scene.propagation = Some(spec);
             scene.run.set_propagation(Some(p), Vec::new());
@@ -186,7 +186,7 @@ impl Scene {
     /// [`SceneError::NotFound`] for an unknown bundled map, another for a bad or oversized one.
     pub fn load_map(&mut self, request: &MapRequest) -> Result<(), SceneError> {
         let (spec, text, name) = request.resolve()?;
-        let grid = spec::map_grid(&spec, text)?;
+        let grid = caps::map_grid(&spec, text)?;
         let propagation = self.propagation.take().filter(|s| s.kind != Kind::Flood);
         let version = self.version;
         *self = Self::new(grid, name);
@@ -226,7 +226,7 @@ impl Scene {
 
     /// Validates a source against the scene (its team, the caps, the propagation's modes).
     fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, SceneError> {
-        let source = spec::source(spec, self.grid().cell_size(), self.kind())?;
+        let source = caps::source(spec, self.grid().cell_size(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
         let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
         teams.sort_unstable();
@@ -321,7 +321,7 @@ impl Scene {
             Kind::Flood => spec.max_steps = spec.max_steps.or(Some(keep)),
             Kind::Steady => {}
         }
-        let p = spec::propagation(&spec, self.grid())?;
+        let p = caps::propagation(&spec, self.grid())?;
         let sources = self.revalidated(Some(spec.kind))?;
         self.propagation = Some(spec);
         self.run.set_propagation(Some(p), sources);
@@ -335,7 +335,7 @@ impl Scene {
         self.sources
             .iter()
             .map(|placed| {
-                let source = spec::source(&placed.spec, self.grid().cell_size(), kind)
+                let source = caps::source(&placed.spec, self.grid().cell_size(), kind)
                     .map_err(|e| e.within(&format!("source {}", placed.id)))?;
                 Ok((placed.spec.team.clone(), source))
             })
@@ -354,7 +354,7 @@ impl Scene {
         let plans: Vec<PathPlan> = specs
             .iter()
             .enumerate()
-            .map(|(i, table)| spec::path(table, i, self.grid(), self.teams(), heat))
+            .map(|(i, table)| caps::path(table, i, self.grid(), self.teams(), heat))
             .collect::<Result<_, _>>()?;
         self.paths = specs;
         self.run.set_paths(plans);

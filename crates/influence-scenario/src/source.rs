@@ -6,6 +6,7 @@ use influence::{Metric, Mode, Source};
 use serde::{Deserialize, Serialize};
 
 pub use crate::falloff::FalloffKind;
+use crate::falloff::Params;
 
 use crate::error::Invalid;
 use crate::fixed::Fixed;
@@ -76,7 +77,19 @@ impl SourceSpec {
     /// [`Invalid`] naming the key at fault.
     pub fn validate(&self, path: &KeyPath, cell_size: f32, kind: Option<Kind>) -> Result<Source, Invalid> {
         check_team_name(&self.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
-        let (falloff, extent) = crate::falloff::build(self, path, cell_size)?;
+        let params = Params {
+            rate: self.rate,
+            step: self.step,
+            power: self.power,
+            sigma: self.sigma,
+            points: self.points.as_deref(),
+            full: self.full,
+            accuracy_end: self.accuracy_end,
+            accuracy: self.accuracy,
+            movement_end: self.movement_end,
+            ring: self.ring,
+        };
+        let (falloff, extent) = crate::falloff::build(self.falloff, &params, path, cell_size)?;
         let radius = self.radius.or(extent).ok_or_else(|| {
             Invalid::missing(&path.key("radius"), format!("required for falloff \"{}\"", self.falloff))
         })?;
@@ -106,5 +119,23 @@ fn mode(path: &KeyPath, given: Option<Mode>, kind: Option<Kind>) -> Result<Mode,
         (Some(mode), _) => Ok(mode),
         (None, Some(Kind::Diffuse | Kind::Steady)) => Ok(Mode::Set),
         (None, _) => Ok(Mode::Add),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::vocab;
+
+    #[test]
+    fn every_falloff_parameter_is_a_source_key() {
+        let keys = vocab::keys::<SourceSpec>();
+        for name in vocab::names::<FalloffKind>() {
+            let kind: FalloffKind = vocab::parse_name(name).unwrap();
+            assert_eq!(kind.to_string(), *name);
+            for p in kind.params() {
+                assert!(keys.contains(p), "{p} of {kind}");
+            }
+        }
     }
 }
