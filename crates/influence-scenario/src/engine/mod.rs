@@ -231,13 +231,17 @@ impl Run {
             }
             Method::Steady { .. } => {
                 self.solved = true;
+                let mut solved_any = false;
                 for team in &mut self.teams {
+                    solved_any |= team.as_diffusing().is_some();
                     if let Err(e) = team.solve(&self.walk, &mut self.solver) {
                         let zero = Layer::for_space(&self.scenario.grid);
                         *team = Team::Failed(zero, self.scenario.propagation_failed(&e));
                     }
                 }
-                self.layers_changed();
+                if solved_any {
+                    self.layers_changed();
+                }
             }
             Method::Flood { chase, .. } => {
                 self.step_to(chase.max_steps(), usize::MAX, false);
