@@ -101,7 +101,7 @@ impl Curve {
     ///
     /// # Errors
     /// [`Error::Unsupported`] for constant, point, band and custom falloffs, which have no
-    /// derivative to climb (a custom field curve can be made with [`Curve::custom`]).
+    /// derivative to climb (a custom field curve can be made with [`Curve::Custom`]).
     pub fn from_falloff(falloff: &Falloff) -> Result<Self, Error> {
         let unsupported = |name: &str| Error::Unsupported {
             what: format!("falloff {name}"),

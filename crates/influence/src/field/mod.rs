@@ -73,7 +73,7 @@ mod search;
 mod simplify;
 mod source;
 
-pub use falloff::{Curve, CustomCurve};
+pub use falloff::Curve;
 pub use obstacles::{NoObstacles, Obstacles, Polygon};
 pub use point::Point;
 pub use propagate::{Propagated, Propagation};
