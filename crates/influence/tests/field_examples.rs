@@ -1,7 +1,7 @@
 //! Worked examples of the grid-free field: rejecting bad numbers, a two-storey building in
 //! 3D, obstacle-aware flow through a corridor, and the bridges to grids.
 
-use influence::field::{Curve, Field2, Field3, PointSource, Polygon, Propagation, Search, Simplify};
+use influence::field::{Curve, Field2, Field3, PointSource, Polygon, Rings, Search, Simplify};
 use influence::glam::{Vec2, Vec3};
 use influence::{Band, Error, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 
@@ -32,13 +32,13 @@ fn nan_and_infinity_are_rejected_naming_the_parameter() {
 fn bad_propagation_and_simplification_parameters_are_rejected() {
     let mut field = Field2::new(vec![PointSource::new(Vec2::ZERO, 1.0, 4.0, Curve::Smooth).unwrap()]);
     let bad = [
-        (Propagation { spread: f32::NAN, ..Propagation::default() }, "spread"),
-        (Propagation { decay: 1.5, ..Propagation::default() }, "decay"),
-        (Propagation { threshold: f32::INFINITY, ..Propagation::default() }, "threshold"),
-        (Propagation { children: 0, ..Propagation::default() }, "children"),
+        (Rings { spread: f32::NAN, ..Rings::default() }, "spread"),
+        (Rings { decay: 1.5, ..Rings::default() }, "decay"),
+        (Rings { threshold: f32::INFINITY, ..Rings::default() }, "threshold"),
+        (Rings { children: 0, ..Rings::default() }, "children"),
     ];
     for (step, name) in bad {
-        assert!(message(field.propagate(&step, &influence::field::NoObstacles)).contains(name), "{name}");
+        assert!(message(field.propagate(&step, |_| false)).contains(name), "{name}");
     }
     let bad_merge = Simplify { merge_distance: f32::NAN, ..Simplify::default() };
     assert!(message(field.simplify(&bad_merge)).contains("merge_distance"));
@@ -63,12 +63,12 @@ fn a_two_storey_building_in_3d() {
     let floor_of = |p: Vec3| if p.z < CEILING / 2.0 { 0.0 } else { CEILING };
     // Anything more than half a unit off a floor is slab or air: children may not go there.
     let off_floor = |p: Vec3| (p.z - floor_of(p)).abs() > 0.5;
-    let step = Propagation { children: 12, spread: 1.0, decay: 0.05, threshold: 1e-3 };
+    let step = Rings { children: 12, spread: 1.0, decay: 0.05, threshold: 1e-3 };
     for _ in 0..3 {
         let before = field.total_strength();
-        let report = field.propagate(&step, &off_floor).unwrap();
-        assert!(report.blocked > 0);
-        assert!((field.total_strength() + report.expired - 0.95 * before).abs() < 1e-5);
+        let (expired, _, blocked) = field.propagate(&step, off_floor).unwrap();
+        assert!(blocked > 0);
+        assert!((field.total_strength() + expired - 0.95 * before).abs() < 1e-5);
         field.simplify(&Simplify { merge_distance: 0.4, min_cluster: 2 }).unwrap();
     }
     for s in field.sources() {
@@ -103,10 +103,11 @@ fn influence_flows_through_a_gap_in_a_wall() {
     .unwrap();
     let mut field =
         Field2::new(vec![PointSource::new(Vec2::new(1.5, 2.5), 10.0, 1.5, Curve::Linear).unwrap()]);
-    let step = Propagation { children: 4, spread: 0.7, decay: 0.0, threshold: 1e-4 };
+    let step = Rings { children: 4, spread: 0.7, decay: 0.0, threshold: 1e-4 };
+    let walls = |p: Vec2| grid.index_at(p).is_none_or(|i| grid.blocked()[i]);
     let mut expired = 0.0;
     for _ in 0..8 {
-        expired += field.propagate(&step, &grid).unwrap().expired;
+        expired += field.propagate(&step, walls).unwrap().0;
         field.simplify(&Simplify { merge_distance: 0.3, min_cluster: 2 }).unwrap();
     }
     assert!((field.total_strength() + expired - 10.0).abs() < 1e-4, "no decay: nothing lost");
@@ -128,7 +129,7 @@ fn influence_flows_through_a_gap_in_a_wall() {
     let mut field =
         Field2::new(vec![PointSource::new(Vec2::new(1.5, 2.5), 1.0, 1.5, Curve::Linear).unwrap()]);
     for _ in 0..4 {
-        field.propagate(&step, &pillar).unwrap();
+        field.propagate(&step, |p| pillar.contains(p)).unwrap();
     }
     assert!(field.sources().iter().all(|s| !pillar.contains(s.position())));
     assert!((field.total_strength() - 1.0).abs() < 1e-5);

@@ -12,7 +12,7 @@
 //! | sources, curves | [`PointSource`], [`Curve`] |
 //! | value, gradient, batches | [`Field::value`], [`Field::value_and_gradient`], [`Field::values`] |
 //! | local maximum / minimum | [`Field::local_max`], [`Field::local_min`] with [`Search`] |
-//! | spreading over time | [`Field::propagate`] with [`Propagation`] and [`Obstacles`] |
+//! | spreading over time | [`Field::propagate`] with [`Rings`], around obstacles such as [`Polygon`]s |
 //! | merging clusters | [`Field::simplify`] with [`Simplify`] |
 //! | to and from grids | [`Field::sample_onto`], [`Field::from_sources`] |
 //!
@@ -74,9 +74,9 @@ mod simplify;
 mod source;
 
 pub use falloff::Curve;
-pub use obstacles::{NoObstacles, Obstacles, Polygon};
+pub use obstacles::Polygon;
 pub use point::Point;
-pub use propagate::{Propagated, Propagation};
+pub use propagate::Rings;
 pub use search::{Extremum, Search};
 pub use simplify::{Simplified, Simplify};
 pub use source::PointSource;

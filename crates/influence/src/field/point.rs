@@ -56,8 +56,6 @@ pub(crate) mod sealed {
         fn direction(i: usize, n: usize) -> Self;
         /// The point at `xy` (and height `z` in 3D).
         fn lift(xy: Vec2, z: f32) -> Self;
-        /// The `x`, `y` coordinates.
-        fn xy(self) -> Vec2;
     }
 
     impl Coords for Vec2 {
@@ -77,9 +75,6 @@ pub(crate) mod sealed {
         }
         fn lift(xy: Vec2, _z: f32) -> Self {
             xy
-        }
-        fn xy(self) -> Vec2 {
-            self
         }
     }
 
@@ -104,9 +99,6 @@ pub(crate) mod sealed {
         }
         fn lift(xy: Vec2, z: f32) -> Self {
             xy.extend(z)
-        }
-        fn xy(self) -> Vec2 {
-            self.truncate()
         }
     }
 }
