@@ -15,6 +15,13 @@ use crate::error::{non_negative, positive, Error};
 
 /// Ring propagation: how [`Field::propagate`] splits each source into a ring (a sphere in
 /// 3D) of children per step.
+///
+/// ```
+/// use influence::field::Rings;
+/// // Twelve children half a unit out, losing nothing, expiring below 0.001.
+/// let fine = Rings { children: 12, spread: 0.5, decay: 0.0, threshold: 1e-3 };
+/// assert_eq!(Rings::default().children, 6);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Rings {
     /// Children per source (≥ 1), evenly spaced on the ring or sphere.
