@@ -12,7 +12,7 @@
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use influence::field::{Curve, Field2, PointSource};
+use influence::field::{Curve, Field, PointSource};
 use influence::glam::Vec2;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
 use influence_bench::rng::Rng;
@@ -42,7 +42,7 @@ fn kiddo_sum(sources: &[PointSource<Vec2>], queries: &[Vec2]) -> f32 {
     let mut total = 0.0;
     for q in queries {
         for n in tree.within_unsorted::<SquaredEuclidean>(&q.to_array(), reach * reach) {
-            total += sources[n.item as usize].value_at(*q);
+            total += sources[n.item as usize].value_and_gradient_at(*q).0;
         }
     }
     total
@@ -62,7 +62,7 @@ fn index_bench(c: &mut Criterion) {
     for (name, set) in [("radii_5_20", &even), ("plus_one_radius_200", &wide)] {
         group.bench_function(BenchmarkId::new("rstar_field", name), |b| {
             b.iter(|| {
-                let field = Field2::new(set.clone());
+                let field = Field::new(set.clone());
                 black_box(queries.iter().map(|&q| field.value(q)).sum::<f32>())
             });
         });
@@ -72,7 +72,12 @@ fn index_bench(c: &mut Criterion) {
     }
     group.bench_function(BenchmarkId::new("brute_force", "radii_5_20"), |b| {
         b.iter(|| {
-            black_box(queries.iter().map(|&q| even.iter().map(|s| s.value_at(q)).sum::<f32>()).sum::<f32>())
+            black_box(
+                queries
+                    .iter()
+                    .map(|&q| even.iter().map(|s| s.value_and_gradient_at(q).0).sum::<f32>())
+                    .sum::<f32>(),
+            )
         });
     });
     group.finish();
@@ -85,13 +90,13 @@ fn grid_bench(c: &mut Criterion) {
         .iter()
         .map(|s| Source::new(s.position(), s.strength(), Falloff::Linear, s.radius()).unwrap())
         .collect();
-    let field = Field2::from_sources(&grid_sources).unwrap();
+    let field = Field::<Vec2>::from_sources(&grid_sources).unwrap();
     let reads: Vec<Vec2> = {
         let mut rng = Rng::new(5);
         (0..100_000).map(|_| point(&mut rng, WORLD as f32)).collect()
     };
     let exact: Vec<f32> = reads.iter().map(|&p| field.value(p)).collect();
-    eprintln!("field: {} sources, {} bytes, exact", field.len(), field.heap_bytes());
+    eprintln!("field: {} sources, {} bytes, exact", field.sources().len(), field.heap_bytes());
     let mut stamper = Stamper::new();
     let mut group = c.benchmark_group("field_vs_grid_1000_sources_1024_world");
     group.sample_size(10);
@@ -123,12 +128,12 @@ fn grid_bench(c: &mut Criterion) {
     group.bench_function("field_read_100k", |b| {
         b.iter(|| black_box(reads.iter().map(|&p| field.value(p)).sum::<f32>()));
     });
-    group.bench_function("field_build", |b| b.iter(|| black_box(Field2::new(points.clone()).len())));
+    group.bench_function("field_build", |b| b.iter(|| black_box(Field::new(points.clone()).sources().len())));
     let grid = Grid::new(WORLD, WORLD).unwrap();
     let mut layer = Layer::for_space(&grid);
     group.bench_function("field_sample_onto_1024x1024", |b| {
         b.iter(|| {
-            field.sample_onto(&grid, &mut layer);
+            field.sample_onto(&grid, 0.0, &mut layer);
             black_box(layer.values()[0])
         });
     });

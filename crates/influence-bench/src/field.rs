@@ -15,7 +15,7 @@
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use influence::field::{Curve, Field2, PointSource};
+use influence::field::{Curve, Field, PointSource};
 use influence::glam::Vec2;
 use influence::{query, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
@@ -100,6 +100,13 @@ pub fn run(quick: bool, budget: Duration) -> FieldReport {
     }
 }
 
+/// The field's value at each of `points` into `out`, allocating nothing.
+fn read_all(field: &Field<Vec2>, points: &[Vec2], out: &mut [f32]) {
+    for (o, &p) in out.iter_mut().zip(points) {
+        *o = field.value(p);
+    }
+}
+
 fn index((n, queries): (usize, usize), budget: Duration) -> IndexReport {
     let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
     let sources: Vec<PointSource<Vec2>> = points(&mut rng, n, 0.0, 1000.0)
@@ -111,13 +118,14 @@ fn index((n, queries): (usize, usize), budget: Duration) -> IndexReport {
         .collect();
     let points = points(&mut rng, queries, 0.0, 1000.0);
     // Includes copying the sources in, a small part of bulk loading.
-    let build = best_time(&mut || drop(black_box(Field2::new(sources.clone()))), budget);
-    let field = Field2::new(sources.clone());
+    let build = best_time(&mut || drop(black_box(Field::new(sources.clone()))), budget);
+    let field = Field::new(sources.clone());
     let mut fast = vec![0.0; queries];
-    let indexed = best_time(&mut || field.values(&points, &mut fast), budget);
+    let indexed = best_time(&mut || read_all(&field, &points, &mut fast), budget);
     // Brute force once: it is the slow side, and long enough to time in one go.
     let start = Instant::now();
-    let slow: Vec<f32> = points.iter().map(|&p| sources.iter().map(|s| s.value_at(p)).sum()).collect();
+    let slow: Vec<f32> =
+        points.iter().map(|&p| sources.iter().map(|s| s.value_and_gradient_at(p).0).sum()).collect();
     let brute = start.elapsed().as_nanos() as f64;
     let max_difference = fast.iter().zip(&slow).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
     IndexReport {
@@ -143,10 +151,10 @@ fn grids(quick: bool, budget: Duration) -> GridReport {
     let points = points(&mut rng, queries, 4.0, world - 4.0);
     let field_sources: Vec<PointSource<Vec2>> =
         placed.iter().map(|&(p, s)| PointSource::new(p, s, radius, Curve::Linear).expect("finite")).collect();
-    let field_build = best_time(&mut || drop(black_box(Field2::new(field_sources.clone()))), budget);
-    let field = Field2::new(field_sources);
+    let field_build = best_time(&mut || drop(black_box(Field::new(field_sources.clone()))), budget);
+    let field = Field::new(field_sources);
     let mut exact = vec![0.0; queries];
-    let field_read = best_time(&mut || field.values(&points, &mut exact), budget) / queries as f64;
+    let field_read = best_time(&mut || read_all(&field, &points, &mut exact), budget) / queries as f64;
     let grid_sources: Vec<Source> =
         placed.iter().map(|&(p, s)| Source::new(p, s, Falloff::Linear, radius).expect("finite")).collect();
     let grids: Vec<MapFigures> = cells

@@ -6,7 +6,7 @@ mod common;
 use std::path::Path;
 
 use common::{influence_ok, read_npy, summary};
-use influence::field::{Curve, Field2, Field3, PointSource};
+use influence::field::{Curve, Field, PointSource};
 use influence::glam::{Vec2, Vec3};
 use influence::{Falloff, Grid, Layer, Source, Stamper};
 
@@ -51,20 +51,17 @@ fn a_field_only_scenario_equals_sample_onto() {
     let stdout = render(&text, dir.path());
     assert!(stdout.contains("red (0 sources, 2 field sources)"), "{stdout}");
     let grid = grid();
-    let red = Field2::new(vec![
+    let red = Field::new(vec![
         PointSource::new(Vec2::new(6.0, 5.0), 3.0, 10.0, Curve::Smooth).unwrap(),
         PointSource::new(Vec2::new(14.5, 9.0), -1.5, 7.0, Curve::Polynomial { power: 2.0 }).unwrap(),
     ]);
-    let blue = Field2::new(vec![PointSource::new(
-        Vec2::new(20.0, 12.0),
-        4.0,
-        9.0,
-        Curve::Exponential { rate: 0.2 },
-    )
-    .unwrap()]);
+    let blue =
+        Field::new(vec![
+            PointSource::new(Vec2::new(20.0, 12.0), 4.0, 9.0, Curve::Exponential { rate: 0.2 }).unwrap()
+        ]);
     for (name, field) in [("red", red), ("blue", blue)] {
         let mut expected = Layer::for_space(&grid);
-        field.sample_onto(&grid, &mut expected);
+        field.sample_onto(&grid, 0.0, &mut expected);
         assert_eq!(npy(dir.path(), name), expected.values(), "{name}");
         assert!(expected.values().iter().any(|&v| v != 0.0));
     }
@@ -87,7 +84,7 @@ fn field_layers_add_to_stamped_ones_and_3d_fields_sample_at_z() {
     let mut stamped = Layer::for_space(&grid);
     let tank = Source::new(Vec2::new(4.0, 4.0), 2.0, Falloff::Linear, 6.0).unwrap();
     Stamper::new().stamp(&grid, &mut stamped, &tank);
-    let field = Field3::new(vec![PointSource::new(
+    let field = Field::new(vec![PointSource::new(
         Vec3::new(8.0, 6.0, 4.0),
         5.0,
         8.0,
@@ -95,7 +92,7 @@ fn field_layers_add_to_stamped_ones_and_3d_fields_sample_at_z() {
     )
     .unwrap()]);
     let mut sampled = Layer::for_space(&grid);
-    field.sample_onto_at(&grid, 2.5, &mut sampled);
+    field.sample_onto(&grid, 2.5, &mut sampled);
     stamped.add(&sampled);
     assert_eq!(npy(dir.path(), "blue"), stamped.values());
     let s = summary(&dir.path().join("out"));

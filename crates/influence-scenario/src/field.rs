@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use influence::field::{Curve, Field2, Field3, PointSource};
+use influence::field::{Curve, Field, PointSource};
 use influence::glam::{Vec2, Vec3};
 use influence::{Error, Grid, Layer};
 use serde::{Deserialize, Serialize};
@@ -66,9 +66,9 @@ impl fmt::Display for CurveName {
 #[derive(Debug, Clone)]
 pub enum AnyField {
     /// In the plane.
-    Two(Field2),
+    Two(Field<Vec2>),
     /// In space, sampled at height `z`.
-    Three(Field3, f32),
+    Three(Field<Vec3>, f32),
 }
 
 impl AnyField {
@@ -76,8 +76,8 @@ impl AnyField {
     pub fn sample(&self, grid: &Grid) -> Layer {
         let mut layer = Layer::for_space(grid);
         match self {
-            Self::Two(f) => f.sample_onto(grid, &mut layer),
-            Self::Three(f, z) => f.sample_onto_at(grid, *z, &mut layer),
+            Self::Two(f) => f.sample_onto(grid, 0.0, &mut layer),
+            Self::Three(f, z) => f.sample_onto(grid, *z, &mut layer),
         }
         layer
     }
@@ -171,14 +171,14 @@ impl FieldSpec {
                 .map(|(team, s)| TeamField {
                     team,
                     sources: s.len(),
-                    field: AnyField::Three(Field3::new(s), z),
+                    field: AnyField::Three(Field::new(s), z),
                 })
                 .collect()
         } else {
             two.into_iter()
                 .enumerate()
                 .filter(|(_, s)| !s.is_empty())
-                .map(|(team, s)| TeamField { team, sources: s.len(), field: AnyField::Two(Field2::new(s)) })
+                .map(|(team, s)| TeamField { team, sources: s.len(), field: AnyField::Two(Field::new(s)) })
                 .collect()
         };
         Ok(Fields { teams, positions })

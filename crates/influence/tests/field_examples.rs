@@ -1,7 +1,7 @@
 //! Worked examples of the grid-free field: rejecting bad numbers, a two-storey building in
 //! 3D, obstacle-aware flow through a corridor, and the bridges to grids.
 
-use influence::field::{Curve, Field2, Field3, PointSource, Polygon, Propagation, Search, Simplify};
+use influence::field::{Curve, Field, PointSource, Polygon, Rings, Search};
 use influence::glam::{Vec2, Vec3};
 use influence::{Band, Error, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 
@@ -22,7 +22,7 @@ fn nan_and_infinity_are_rejected_naming_the_parameter() {
     assert!(message(PointSource::new(Vec2::ZERO, 1.0, 1.0, Curve::Gaussian { sigma: f32::NAN }))
         .contains("gaussian sigma"));
 
-    let field = Field2::new(vec![PointSource::new(Vec2::ZERO, 1.0, 4.0, Curve::Smooth).unwrap()]);
+    let field = Field::new(vec![PointSource::new(Vec2::ZERO, 1.0, 4.0, Curve::Smooth).unwrap()]);
     assert!(message(field.local_max(Vec2::new(f32::NAN, 0.0), &Search::default())).contains("search start x"));
     let bad_search = Search { step: f32::INFINITY, ..Search::default() };
     assert!(message(field.local_min(Vec2::ZERO, &bad_search)).contains("search step"));
@@ -30,22 +30,19 @@ fn nan_and_infinity_are_rejected_naming_the_parameter() {
 
 #[test]
 fn bad_propagation_and_simplification_parameters_are_rejected() {
-    let mut field = Field2::new(vec![PointSource::new(Vec2::ZERO, 1.0, 4.0, Curve::Smooth).unwrap()]);
+    let mut field = Field::new(vec![PointSource::new(Vec2::ZERO, 1.0, 4.0, Curve::Smooth).unwrap()]);
     let bad = [
-        (Propagation { spread: f32::NAN, ..Propagation::default() }, "spread"),
-        (Propagation { decay: 1.5, ..Propagation::default() }, "decay"),
-        (Propagation { threshold: f32::INFINITY, ..Propagation::default() }, "threshold"),
-        (Propagation { children: 0, ..Propagation::default() }, "children"),
+        (Rings { spread: f32::NAN, ..Rings::default() }, "spread"),
+        (Rings { decay: 1.5, ..Rings::default() }, "decay"),
+        (Rings { threshold: f32::INFINITY, ..Rings::default() }, "threshold"),
+        (Rings { children: 0, ..Rings::default() }, "children"),
     ];
     for (step, name) in bad {
-        assert!(message(field.propagate(&step, &influence::field::NoObstacles)).contains(name), "{name}");
+        assert!(message(field.propagate(&step, |_| false)).contains(name), "{name}");
     }
-    let bad_merge = Simplify { merge_distance: f32::NAN, ..Simplify::default() };
-    assert!(message(field.simplify(&bad_merge)).contains("merge_distance"));
-    assert!(
-        message(field.simplify(&Simplify { min_cluster: 1, ..Simplify::default() })).contains("min_cluster")
-    );
-    assert_eq!(field.len(), 1, "failed calls leave the field unchanged");
+    assert!(message(field.simplify(f32::NAN, 3)).contains("merge_distance"));
+    assert!(message(field.simplify(0.5, 1)).contains("min_cluster"));
+    assert_eq!(field.sources().len(), 1, "failed calls leave the field unchanged");
 }
 
 /// Two storeys 4 units apart. A 2D grid flattens them onto each other; the 3D field keeps an
@@ -56,20 +53,20 @@ fn a_two_storey_building_in_3d() {
     const CEILING: f32 = 4.0;
     let enemy = PointSource::new(Vec3::new(5.0, 5.0, 0.0), -3.0, 3.0, Curve::Smooth).unwrap();
     let friend = PointSource::new(Vec3::new(5.0, 5.0, CEILING), 2.0, 3.0, Curve::Smooth).unwrap();
-    let mut field = Field3::new(vec![enemy, friend]);
+    let mut field = Field::new(vec![enemy, friend]);
     assert_eq!(field.value(Vec3::new(5.0, 5.0, 0.0)), -3.0);
     assert_eq!(field.value(Vec3::new(5.0, 5.0, CEILING)), 2.0);
 
     let floor_of = |p: Vec3| if p.z < CEILING / 2.0 { 0.0 } else { CEILING };
     // Anything more than half a unit off a floor is slab or air: children may not go there.
     let off_floor = |p: Vec3| (p.z - floor_of(p)).abs() > 0.5;
-    let step = Propagation { children: 12, spread: 1.0, decay: 0.05, threshold: 1e-3 };
+    let step = Rings { children: 12, spread: 1.0, decay: 0.05, threshold: 1e-3 };
     for _ in 0..3 {
         let before = field.total_strength();
-        let report = field.propagate(&step, &off_floor).unwrap();
-        assert!(report.blocked > 0);
-        assert!((field.total_strength() + report.expired - 0.95 * before).abs() < 1e-5);
-        field.simplify(&Simplify { merge_distance: 0.4, min_cluster: 2 }).unwrap();
+        let (expired, _, blocked) = field.propagate(&step, off_floor).unwrap();
+        assert!(blocked > 0);
+        assert!((field.total_strength() + expired - 0.95 * before).abs() < 1e-5);
+        field.simplify(0.4, 2).unwrap();
     }
     for s in field.sources() {
         assert!(!off_floor(s.position()));
@@ -79,14 +76,14 @@ fn a_two_storey_building_in_3d() {
 
     let grid = Grid::new(10, 10).unwrap();
     let (mut ground, mut upstairs) = (Layer::for_space(&grid), Layer::for_space(&grid));
-    field.sample_onto_at(&grid, 0.0, &mut ground);
-    field.sample_onto_at(&grid, CEILING, &mut upstairs);
+    field.sample_onto(&grid, 0.0, &mut ground);
+    field.sample_onto(&grid, CEILING, &mut upstairs);
     assert!(ground.values().iter().all(|&v| v <= 0.0) && ground.min_max().unwrap().0 < -0.5);
     assert!(upstairs.values().iter().all(|&v| v >= 0.0) && upstairs.min_max().unwrap().1 > 0.5);
 
     // The safest spot near the friend is on the friend's floor, not through the slab.
-    let safest = field.local_max(Vec3::new(7.0, 5.0, CEILING), &Search::default()).unwrap();
-    assert!((safest.point.z - CEILING).abs() < 1.0 && safest.value > 0.5, "{safest:?}");
+    let (safest, value, _) = field.local_max(Vec3::new(7.0, 5.0, CEILING), &Search::default()).unwrap();
+    assert!((safest.z - CEILING).abs() < 1.0 && value > 0.5, "{safest:?}");
 }
 
 /// A wall with a one-cell gap: influence released on one side can only flow through the gap,
@@ -102,12 +99,13 @@ fn influence_flows_through_a_gap_in_a_wall() {
     ])
     .unwrap();
     let mut field =
-        Field2::new(vec![PointSource::new(Vec2::new(1.5, 2.5), 10.0, 1.5, Curve::Linear).unwrap()]);
-    let step = Propagation { children: 4, spread: 0.7, decay: 0.0, threshold: 1e-4 };
+        Field::new(vec![PointSource::new(Vec2::new(1.5, 2.5), 10.0, 1.5, Curve::Linear).unwrap()]);
+    let step = Rings { children: 4, spread: 0.7, decay: 0.0, threshold: 1e-4 };
+    let walls = |p: Vec2| grid.index_at(p).is_none_or(|i| grid.blocked()[i]);
     let mut expired = 0.0;
     for _ in 0..8 {
-        expired += field.propagate(&step, &grid).unwrap().expired;
-        field.simplify(&Simplify { merge_distance: 0.3, min_cluster: 2 }).unwrap();
+        expired += field.propagate(&step, walls).unwrap().0;
+        field.simplify(0.3, 2).unwrap();
     }
     assert!((field.total_strength() + expired - 10.0).abs() < 1e-4, "no decay: nothing lost");
     let far: Vec<_> = field.sources().iter().filter(|s| s.position().x > 5.0).collect();
@@ -125,10 +123,9 @@ fn influence_flows_through_a_gap_in_a_wall() {
         Vec2::new(3.0, 4.0),
     ])
     .unwrap();
-    let mut field =
-        Field2::new(vec![PointSource::new(Vec2::new(1.5, 2.5), 1.0, 1.5, Curve::Linear).unwrap()]);
+    let mut field = Field::new(vec![PointSource::new(Vec2::new(1.5, 2.5), 1.0, 1.5, Curve::Linear).unwrap()]);
     for _ in 0..4 {
-        field.propagate(&step, &pillar).unwrap();
+        field.propagate(&step, |p| pillar.contains(p)).unwrap();
     }
     assert!(field.sources().iter().all(|s| !pillar.contains(s.position())));
     assert!((field.total_strength() - 1.0).abs() < 1e-5);
@@ -149,12 +146,12 @@ fn grid_sources_become_a_field_that_samples_like_the_stamper() {
     ];
     let (mut stamped, mut sampled) = (Layer::for_space(&grid), Layer::for_space(&grid));
     Stamper::new().stamp_all(&grid, &mut stamped, &sources);
-    Field2::from_sources(&sources).unwrap().sample_onto(&grid, &mut sampled);
+    Field::<Vec2>::from_sources(&sources).unwrap().sample_onto(&grid, 0.0, &mut sampled);
     for (i, (a, b)) in stamped.values().iter().zip(sampled.values()).enumerate() {
         assert!((a - b).abs() < 1e-5, "cell {i}: stamped {a}, sampled {b}");
     }
     // A 3D field made from the same sources lies in the plane z = 0.
-    let flat = Field3::from_sources(&sources).unwrap();
+    let flat = Field::<Vec3>::from_sources(&sources).unwrap();
     assert_eq!(flat.value(Vec3::new(3.3, 4.1, 0.0)), 5.0);
     assert_eq!(flat.value(Vec3::new(3.3, 4.1, 6.5)), 0.0);
 }
@@ -164,11 +161,11 @@ fn unsupported_grid_sources_are_named() {
     let at = Vec2::new(1.0, 1.0);
     let ok = Source::new(at, 1.0, Falloff::Linear, 2.0).unwrap();
     let band = Source::new(at, 1.0, Falloff::Band(Band::ring(1.0, 2.0, 3.0, 4.0).unwrap()), 4.0).unwrap();
-    let err = message(Field2::from_sources(&[ok.clone(), band]));
+    let err = message(Field::<Vec2>::from_sources(&[ok.clone(), band]));
     assert!(err.contains("source 1") && err.contains("band"), "{err}");
-    let err = message(Field2::from_sources(&[ok.clone().with_metric(Metric::Path)]));
+    let err = message(Field::<Vec2>::from_sources(&[ok.clone().with_metric(Metric::Path)]));
     assert!(err.contains("source 0") && err.contains("metric"), "{err}");
-    let err = message(Field2::from_sources(&[ok.with_mode(Mode::Max)]));
+    let err = message(Field::<Vec2>::from_sources(&[ok.with_mode(Mode::Max)]));
     assert!(err.contains("mode"), "{err}");
     assert!(matches!(Curve::from_falloff(&Falloff::Point), Err(Error::Unsupported { .. })));
 }
@@ -178,7 +175,7 @@ fn memory_is_per_source_not_per_cell() {
     let sources: Vec<_> = (0..100)
         .map(|i| PointSource::new(Vec2::new(i as f32 * 40.0, 0.0), 1.0, 8.0, Curve::Smooth).unwrap())
         .collect();
-    let field = Field2::new(sources);
-    let per_source = field.heap_bytes() / field.len();
+    let field = Field::new(sources);
+    let per_source = field.heap_bytes() / field.sources().len();
     assert!((24..200).contains(&per_source), "{per_source} bytes per source");
 }

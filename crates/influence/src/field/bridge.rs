@@ -13,33 +13,31 @@ use crate::source::{Metric, Mode, Source};
 use crate::space::Grid;
 
 impl<P: Point> Field<P> {
-    /// Writes the field's value at each cell centre of `grid` into `layer` (at height 0 for
-    /// a 3D field); blocked cells get 0, as stamping leaves them.
+    /// Writes the field's value at each cell centre of `grid` into `layer`, at height `z` for
+    /// a 3D field (one floor of a building; a 2D field ignores `z`); blocked cells get 0, as
+    /// stamping leaves them.
     ///
     /// ```
-    /// use influence::field::{Curve, Field2, PointSource};
-    /// use influence::{Grid, Layer, glam::Vec2};
+    /// use influence::field::{Curve, Field, PointSource};
+    /// use influence::{Grid, Layer, glam::{Vec2, Vec3}};
     /// let grid = Grid::new(8, 8)?;
-    /// let field = Field2::new(vec![PointSource::new(Vec2::new(4.0, 4.0), 1.0, 3.0, Curve::Smooth)?]);
+    /// let field = Field::new(vec![PointSource::new(Vec2::new(4.0, 4.0), 1.0, 3.0, Curve::Smooth)?]);
     /// let mut layer = Layer::for_space(&grid);
-    /// field.sample_onto(&grid, &mut layer);
+    /// field.sample_onto(&grid, 0.0, &mut layer);
     /// assert_eq!(layer[grid.index(3, 3).unwrap()], field.value(grid.cell_center(3, 3)));
     /// assert_eq!(layer[grid.index(0, 7).unwrap()], 0.0);
+    /// // A drone hovering 2 units above the floor, seen from the floor and from its height.
+    /// let drone = Field::new(vec![PointSource::new(Vec3::new(4.0, 4.0, 2.0), 1.0, 3.0, Curve::Linear)?]);
+    /// let (mut floor, mut air) = (Layer::for_space(&grid), Layer::for_space(&grid));
+    /// drone.sample_onto(&grid, 0.0, &mut floor);
+    /// drone.sample_onto(&grid, 2.0, &mut air);
+    /// assert!(floor.values().iter().sum::<f32>() < air.values().iter().sum::<f32>());
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
     /// # Panics
     /// If `layer` was not made for `grid` (different lengths).
-    pub fn sample_onto(&self, grid: &Grid, layer: &mut Layer) {
-        self.sample_onto_at(grid, 0.0, layer);
-    }
-
-    /// As [`Field::sample_onto`], at height `z` for a 3D field (one floor of a building);
-    /// a 2D field ignores `z`.
-    ///
-    /// # Panics
-    /// If `layer` was not made for `grid` (different lengths).
-    pub fn sample_onto_at(&self, grid: &Grid, z: f32, layer: &mut Layer) {
+    pub fn sample_onto(&self, grid: &Grid, z: f32, layer: &mut Layer) {
         assert_eq!(layer.len(), grid.len(), "layer not made for this grid");
         let blocked = grid.blocked();
         for (i, v) in layer.values_mut().iter_mut().enumerate() {
@@ -52,13 +50,13 @@ impl<P: Point> Field<P> {
     /// curve of its falloff (see [`Curve::from_falloff`]).
     ///
     /// ```
-    /// use influence::field::Field2;
-    /// use influence::{Falloff, Grid, Layer, Source, Stamper};
+    /// use influence::field::Field;
+    /// use influence::{Falloff, Grid, Layer, Source, Stamper, glam::Vec2};
     /// let grid = Grid::new(16, 16)?;
     /// let sources = [Source::new(grid.cell_center(5, 5), 3.0, Falloff::Linear, 6.0)?];
     /// let (mut stamped, mut sampled) = (Layer::for_space(&grid), Layer::for_space(&grid));
     /// Stamper::new().stamp_all(&grid, &mut stamped, &sources);
-    /// Field2::from_sources(&sources)?.sample_onto(&grid, &mut sampled);
+    /// Field::<Vec2>::from_sources(&sources)?.sample_onto(&grid, 0.0, &mut sampled);
     /// let worst = stamped.values().iter().zip(sampled.values()).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
     /// assert!(worst < 1e-5);
     /// # Ok::<(), influence::Error>(())
@@ -101,7 +99,7 @@ impl Curve {
     ///
     /// # Errors
     /// [`Error::Unsupported`] for constant, point, band and custom falloffs, which have no
-    /// derivative to climb (a custom field curve can be made with [`Curve::custom`]).
+    /// derivative to climb (a custom field curve can be made with [`Curve::Custom`]).
     pub fn from_falloff(falloff: &Falloff) -> Result<Self, Error> {
         let unsupported = |name: &str| Error::Unsupported {
             what: format!("falloff {name}"),

@@ -9,14 +9,15 @@ use crate::error::{non_negative, positive, Error};
 
 /// How a point source fades with distance `d` for a source of radius `r`; 0 beyond `r`.
 ///
+/// Equal when of the same kind with equal parameters; a custom curve only to clones of itself.
+///
 /// ```
 /// use influence::field::Curve;
-/// assert_eq!(Curve::Linear.value(2.0, 8.0), 0.75);
 /// assert_eq!(Curve::Linear.value_and_slope(2.0, 8.0), (0.75, -0.125));
-/// assert_eq!(Curve::Smooth.value(4.0, 8.0), 0.5625); // (1 − ¼)²
-/// assert_eq!(Curve::Smooth.value(9.0, 8.0), 0.0);
+/// assert_eq!(Curve::Smooth.value_and_slope(4.0, 8.0).0, 0.5625); // (1 − ¼)²
+/// assert_eq!(Curve::Smooth.value_and_slope(9.0, 8.0), (0.0, 0.0));
 /// ```
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone)]
 pub enum Curve {
     /// `1 − d/r`: the article's cone (Equation 29.1).
     Linear,
@@ -38,53 +39,57 @@ pub enum Curve {
         /// Decay per world unit (≥ 0).
         rate: f32,
     },
-    /// A user-supplied curve and its derivative (see [`Curve::custom`]).
-    Custom(CustomCurve),
+    /// A user-supplied curve: `(value, slope)` at `(d, r)` — the factor and its derivative
+    /// in `d` — shared cheaply between sources. Non-finite results count as 0.
+    ///
+    /// ```
+    /// // A cosine bump, 1 at the centre and 0 at the radius.
+    /// use std::{f32::consts::PI, sync::Arc};
+    /// use influence::field::Curve;
+    /// let bump = Curve::Custom(Arc::new(|d, r| {
+    ///     (0.5 + 0.5 * (PI * d / r).cos(), -0.5 * PI / r * (PI * d / r).sin())
+    /// }));
+    /// assert!((bump.value_and_slope(1.0, 2.0).0 - 0.5).abs() < 1e-6);
+    /// assert_eq!(bump, bump.clone());
+    /// ```
+    Custom(Arc<dyn Fn(f32, f32) -> (f32, f32) + Send + Sync>),
 }
 
-/// A user-supplied curve: `(value, slope)` at `(d, r)`, shared cheaply between sources.
-/// Non-finite results count as 0. Equal only to clones of itself.
-#[derive(Clone)]
-pub struct CustomCurve(Arc<dyn Fn(f32, f32) -> (f32, f32) + Send + Sync>);
-
-impl fmt::Debug for CustomCurve {
+impl fmt::Debug for Curve {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("CustomCurve(..)")
+        match self {
+            Self::Linear => f.write_str("Linear"),
+            Self::Smooth => f.write_str("Smooth"),
+            Self::Polynomial { power } => f.debug_struct("Polynomial").field("power", power).finish(),
+            Self::Gaussian { sigma } => f.debug_struct("Gaussian").field("sigma", sigma).finish(),
+            Self::Exponential { rate } => f.debug_struct("Exponential").field("rate", rate).finish(),
+            Self::Custom(_) => f.write_str("Custom(..)"),
+        }
     }
 }
 
-impl PartialEq for CustomCurve {
+impl PartialEq for Curve {
     fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
+        match (self, other) {
+            (Self::Linear, Self::Linear) | (Self::Smooth, Self::Smooth) => true,
+            (Self::Polynomial { power: a }, Self::Polynomial { power: b }) => a == b,
+            (Self::Gaussian { sigma: a }, Self::Gaussian { sigma: b }) => a == b,
+            (Self::Exponential { rate: a }, Self::Exponential { rate: b }) => a == b,
+            (Self::Custom(a), Self::Custom(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 }
 
 impl Curve {
-    /// A user-supplied curve `value(d, r)` with its derivative `slope(d, r)` in `d`.
-    ///
-    /// ```
-    /// // A cosine bump, 1 at the centre and 0 at the radius.
-    /// use std::f32::consts::PI;
-    /// let bump = influence::field::Curve::custom(
-    ///     |d, r| 0.5 + 0.5 * (PI * d / r).cos(),
-    ///     |d, r| -0.5 * PI / r * (PI * d / r).sin(),
-    /// );
-    /// assert!((bump.value(1.0, 2.0) - 0.5).abs() < 1e-6);
-    /// ```
-    pub fn custom(
-        value: impl Fn(f32, f32) -> f32 + Send + Sync + 'static,
-        slope: impl Fn(f32, f32) -> f32 + Send + Sync + 'static,
-    ) -> Self {
-        Self::Custom(CustomCurve(Arc::new(move |d, r| (value(d, r), slope(d, r)))))
-    }
-
     /// The factor at distance `d` from a source of radius `r`: 0 when `d > r`.
     #[inline]
-    pub fn value(&self, d: f32, r: f32) -> f32 {
+    pub(crate) fn value(&self, d: f32, r: f32) -> f32 {
         self.value_and_slope(d, r).0
     }
 
-    /// The factor and its derivative with respect to `d`; both 0 when `d > r`.
+    /// The factor at distance `d` from a source of radius `r` and its derivative with
+    /// respect to `d`; both 0 when `d > r`.
     #[inline]
     pub fn value_and_slope(&self, d: f32, r: f32) -> (f32, f32) {
         if d > r {
@@ -110,7 +115,7 @@ impl Curve {
                 let e = (-rate * d).exp();
                 (e, -rate * e)
             }
-            Self::Custom(CustomCurve(f)) => {
+            Self::Custom(f) => {
                 let keep = |v: f32| if v.is_finite() { v } else { 0.0 };
                 let (value, slope) = f(d, r);
                 (keep(value), keep(slope))
@@ -123,7 +128,7 @@ impl Curve {
     /// # Errors
     /// [`Error::BadNumber`] for a power or sigma that is not finite and positive, or a
     /// negative or non-finite rate.
-    pub fn validate(&self) -> Result<(), Error> {
+    pub(crate) fn validate(&self) -> Result<(), Error> {
         match *self {
             Self::Polynomial { power } => positive("polynomial power", power).map(drop),
             Self::Gaussian { sigma } => positive("gaussian sigma", sigma).map(drop),
@@ -168,7 +173,7 @@ mod tests {
             Curve::Polynomial { power: 3.0 },
             Curve::Gaussian { sigma: 2.5 },
             Curve::Exponential { rate: 0.4 },
-            Curve::custom(|d, r| 1.0 - (d / r).powi(2), |d, r| -2.0 * d / (r * r)),
+            Curve::Custom(Arc::new(|d, r| (1.0 - (d / r).powi(2), -2.0 * d / (r * r)))),
         ]
     }
 
@@ -207,7 +212,7 @@ mod tests {
         for c in curves() {
             assert_eq!(c.value_and_slope(6.01, 6.0), (0.0, 0.0), "{c:?}");
         }
-        let nan = Curve::custom(|_, _| f32::NAN, |_, _| f32::INFINITY);
+        let nan = Curve::Custom(Arc::new(|_, _| (f32::NAN, f32::INFINITY)));
         assert_eq!(nan.value_and_slope(1.0, 2.0), (0.0, 0.0));
     }
 

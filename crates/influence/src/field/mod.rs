@@ -4,29 +4,30 @@
 //! A [`Field`] is a set of [`PointSource`]s; its value anywhere is the sum of their
 //! differentiable falloff [`Curve`]s, so it can be read at any point with no grid, its
 //! gradient is exact, and memory grows with the number of sources, not the area covered.
-//! Everything is written once over [`Point`], implemented by [`Vec2`] ([`Field2`]) and
-//! [`Vec3`] ([`Field3`]: multi-floor buildings without voxels).
+//! Everything is written once over [`Point`], implemented by [`Vec2`](glam::Vec2)
+//! (`Field<Vec2>`) and [`Vec3`](glam::Vec3) (`Field<Vec3>`: multi-floor buildings without
+//! voxels).
 //!
 //! | concern | where |
 //! | --- | --- |
 //! | sources, curves | [`PointSource`], [`Curve`] |
-//! | value, gradient, batches | [`Field::value`], [`Field::value_and_gradient`], [`Field::values`] |
+//! | value, gradient | [`Field::value`], [`Field::value_and_gradient`] |
 //! | local maximum / minimum | [`Field::local_max`], [`Field::local_min`] with [`Search`] |
-//! | spreading over time | [`Field::propagate`] with [`Propagation`] and [`Obstacles`] |
-//! | merging clusters | [`Field::simplify`] with [`Simplify`] |
+//! | spreading over time | [`Field::propagate`] with [`Rings`], around obstacles such as [`Polygon`]s |
+//! | merging clusters | [`Field::simplify`] |
 //! | to and from grids | [`Field::sample_onto`], [`Field::from_sources`] |
 //!
 //! ```
-//! use influence::field::{Curve, Field2, PointSource, Search};
+//! use influence::field::{Curve, Field, PointSource, Search};
 //! use influence::glam::Vec2;
-//! let field = Field2::new(vec![
+//! let field = Field::new(vec![
 //!     PointSource::new(Vec2::new(0.0, 0.0), 4.0, 10.0, Curve::Smooth)?,
 //!     PointSource::new(Vec2::new(30.0, 0.0), 2.0, 10.0, Curve::Smooth)?,
 //! ]);
 //! assert_eq!(field.value(Vec2::new(15.0, 0.0)), 0.0); // between the two, out of reach
 //! // Climb from near the weaker source: its peak, never a worse point than the start.
-//! let top = field.local_max(Vec2::new(26.0, 3.0), &Search::default())?;
-//! assert!(top.point.distance(Vec2::new(30.0, 0.0)) < 0.1 && top.value > 1.99);
+//! let (top, value, _) = field.local_max(Vec2::new(26.0, 3.0), &Search::default())?;
+//! assert!(top.distance(Vec2::new(30.0, 0.0)) < 0.1 && value > 1.99);
 //! # Ok::<(), influence::Error>(())
 //! ```
 //!
@@ -73,19 +74,17 @@ mod search;
 mod simplify;
 mod source;
 
-pub use falloff::{Curve, CustomCurve};
-pub use obstacles::{NoObstacles, Obstacles, Polygon};
+pub use falloff::Curve;
+pub use obstacles::Polygon;
 pub use point::Point;
-pub use propagate::{Propagated, Propagation};
-pub use search::{Extremum, Search};
-pub use simplify::{Simplified, Simplify};
+pub use propagate::Rings;
+pub use search::Search;
 pub use source::PointSource;
-
-use glam::{Vec2, Vec3};
 
 use index::SourceIndex;
 
-/// A grid-free influence map: point sources and a spatial index over them.
+/// A grid-free influence map: point sources and a spatial index over them, in the plane
+/// (`Field<Vec2>`) or in space (`Field<Vec3>`).
 ///
 /// Build it with [`Field::new`] (or [`Field::from_sources`] from grid sources), query it with
 /// [`Field::value`] and friends, and change it in batches with [`Field::update`],
@@ -95,11 +94,6 @@ pub struct Field<P: Point> {
     sources: Vec<PointSource<P>>,
     index: SourceIndex<P>,
 }
-
-/// A field in the plane.
-pub type Field2 = Field<Vec2>;
-/// A field in space.
-pub type Field3 = Field<Vec3>;
 
 impl<P: Point> Default for Field<P> {
     fn default() -> Self {
@@ -116,9 +110,9 @@ impl<P: Point> Field<P> {
     /// Edits the sources in one batch (add, remove, move), then rebuilds the index once.
     ///
     /// ```
-    /// use influence::field::{Curve, Field2, PointSource};
+    /// use influence::field::{Curve, Field, PointSource};
     /// use influence::glam::Vec2;
-    /// let mut field = Field2::default();
+    /// let mut field = Field::default();
     /// field.update(|s| s.push(PointSource::new(Vec2::ZERO, 1.0, 2.0, Curve::Linear).unwrap()));
     /// assert_eq!(field.value(Vec2::new(1.0, 0.0)), 0.5);
     /// ```
@@ -135,16 +129,6 @@ impl<P: Point> Field<P> {
     /// Gives the sources back.
     pub fn into_sources(self) -> Vec<PointSource<P>> {
         self.sources
-    }
-
-    /// Number of sources.
-    pub fn len(&self) -> usize {
-        self.sources.len()
-    }
-
-    /// `true` without sources.
-    pub fn is_empty(&self) -> bool {
-        self.sources.is_empty()
     }
 
     /// Sum of the sources' strengths, accumulated in `f64`: the "energy" propagation conserves.

@@ -1,55 +1,23 @@
 //! Obstacles for obstacle-aware propagation: "before placing a new influence source, the new
 //! point is queried to determine if that point is obstructed" ("Escaping the Grid", §29.7).
-//! A grid's blocked cells, polygons, or any predicate.
+//! [`Field::propagate`](super::Field::propagate) asks a predicate `Fn(P) -> bool`: a grid's
+//! blocked cells, [`Polygon`]s, floors of a building, or anything else.
 
 use glam::Vec2;
 
-use super::point::Point;
 use crate::error::{finite, Error};
-use crate::space::Grid;
-
-/// Where sources may not be placed.
-///
-/// Implemented by [`Grid`] (blocked cells, and everything outside the grid), [`Polygon`] and
-/// slices of them, [`NoObstacles`], and closures `Fn(P) -> bool`. A 3D point is tested by its
-/// `x`, `y` against grids and polygons (walls extruded vertically); use a closure for floors.
-pub trait Obstacles<P> {
-    /// Whether `p` is inside an obstacle.
-    fn blocks(&self, p: P) -> bool;
-}
-
-/// Open space: nothing is blocked.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct NoObstacles;
-
-impl<P> Obstacles<P> for NoObstacles {
-    fn blocks(&self, _: P) -> bool {
-        false
-    }
-}
-
-impl<P: Point> Obstacles<P> for Grid {
-    /// Blocked cells and points outside the grid block.
-    fn blocks(&self, p: P) -> bool {
-        self.index_at(p.xy()).is_none_or(|i| self.blocked()[i])
-    }
-}
-
-impl<P, F: Fn(P) -> bool> Obstacles<P> for F {
-    fn blocks(&self, p: P) -> bool {
-        self(p)
-    }
-}
 
 /// A simple polygon (no self-intersections needed for sensible results; the even-odd rule
-/// decides otherwise), tested by ray casting with a bounding-box pre-check.
+/// decides otherwise), tested by ray casting with a bounding-box pre-check: an obstacle for
+/// [`Field::propagate`](super::Field::propagate) as `|p| wall.contains(p)` (a 3D point by its
+/// `x`, `y`: `|p: Vec3| wall.contains(p.truncate())`, a wall extruded vertically).
 ///
 /// ```
-/// use influence::field::{Obstacles, Polygon};
+/// use influence::field::Polygon;
 /// use influence::glam::Vec2;
 /// let wall = Polygon::new(vec![Vec2::new(0.0, 0.0), Vec2::new(4.0, 0.0), Vec2::new(4.0, 1.0), Vec2::new(0.0, 1.0)])?;
-/// assert!(wall.blocks(Vec2::new(2.0, 0.5)));
-/// assert!(!wall.blocks(Vec2::new(2.0, 1.5)));
+/// assert!(wall.contains(Vec2::new(2.0, 0.5)));
+/// assert!(!wall.contains(Vec2::new(2.0, 1.5)));
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -105,25 +73,12 @@ impl Polygon {
     }
 }
 
-impl<P: Point> Obstacles<P> for Polygon {
-    fn blocks(&self, p: P) -> bool {
-        self.contains(p.xy())
-    }
-}
-
-impl<P: Point> Obstacles<P> for [Polygon] {
-    /// Inside any of the polygons.
-    fn blocks(&self, p: P) -> bool {
-        self.iter().any(|poly| poly.contains(p.xy()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn concave_polygon_and_grid() {
+    fn concave_polygon() {
         // A "U": the notch between the arms is outside.
         let u = Polygon::new(
             [(0.0, 0.0), (3.0, 0.0), (3.0, 3.0), (2.0, 3.0), (2.0, 1.0), (1.0, 1.0), (1.0, 3.0), (0.0, 3.0)]
@@ -133,12 +88,6 @@ mod tests {
         .unwrap();
         assert!(u.contains(Vec2::new(0.5, 2.0)) && u.contains(Vec2::new(1.5, 0.5)));
         assert!(!u.contains(Vec2::new(1.5, 2.0)) && !u.contains(Vec2::new(-0.1, 1.0)));
-        let grid = Grid::from_rows(&["..", ".@"]).unwrap();
-        assert!(!Obstacles::<Vec2>::blocks(&grid, Vec2::new(0.5, 0.5)));
-        assert!(Obstacles::<Vec2>::blocks(&grid, Vec2::new(1.5, 1.5)));
-        assert!(Obstacles::<glam::Vec3>::blocks(&grid, glam::Vec3::new(-0.5, 0.5, 9.0)));
-        let both = [u.clone(), Polygon::new(vec![Vec2::ZERO, Vec2::X, Vec2::Y]).unwrap()];
-        assert!(Obstacles::<Vec2>::blocks(&both[..], Vec2::new(1.5, 0.5)));
     }
 
     #[test]

@@ -9,6 +9,18 @@ use glam::{Vec2, Vec3};
 use crate::error::{finite, Error};
 
 /// A position in 2D ([`Vec2`]) or 3D ([`Vec3`]) space. Sealed: only those two implement it.
+///
+/// ```
+/// use influence::field::{Curve, Field, Point, PointSource};
+/// use influence::glam::{Vec2, Vec3};
+/// // Written once, for either dimension.
+/// fn peak<P: Point>(at: P) -> f32 {
+///     Field::new(vec![PointSource::new(at, 2.0, 1.0, Curve::Linear).unwrap()]).value(at)
+/// }
+/// assert_eq!((peak(Vec2::ONE), peak(Vec3::ONE)), (2.0, 2.0));
+/// ```
+// The private supertrait seals it and keeps what the algorithms need out of the public API.
+#[allow(private_bounds)]
 pub trait Point:
     sealed::Coords
     + Copy
@@ -28,7 +40,7 @@ pub(crate) mod sealed {
     use super::{Vec2, Vec3};
 
     /// What the field's algorithms need of a point, kept out of the public API.
-    pub trait Coords: Sized + Send + Sync + 'static {
+    pub(crate) trait Coords: Sized + Send + Sync + 'static {
         /// The point as an `rstar` point.
         type Array: rstar::Point<Scalar = f32> + AsRef<[f32]> + Copy;
         /// The origin.
@@ -44,8 +56,6 @@ pub(crate) mod sealed {
         fn direction(i: usize, n: usize) -> Self;
         /// The point at `xy` (and height `z` in 3D).
         fn lift(xy: Vec2, z: f32) -> Self;
-        /// The `x`, `y` coordinates.
-        fn xy(self) -> Vec2;
     }
 
     impl Coords for Vec2 {
@@ -65,9 +75,6 @@ pub(crate) mod sealed {
         }
         fn lift(xy: Vec2, _z: f32) -> Self {
             xy
-        }
-        fn xy(self) -> Vec2 {
-            self
         }
     }
 
@@ -92,9 +99,6 @@ pub(crate) mod sealed {
         }
         fn lift(xy: Vec2, z: f32) -> Self {
             xy.extend(z)
-        }
-        fn xy(self) -> Vec2 {
-            self.truncate()
         }
     }
 }

@@ -9,14 +9,21 @@
 //! source (`1 − decay`, its energy, its share), so the difference is at most
 //! `3 · 2⁻²⁴ · Σ|strength|`.
 
-use super::obstacles::Obstacles;
 use super::point::{is_finite, Point};
 use super::Field;
 use crate::error::{non_negative, positive, Error};
 
-/// Parameters of a propagation step.
+/// Ring propagation: how [`Field::propagate`] splits each source into a ring (a sphere in
+/// 3D) of children per step.
+///
+/// ```
+/// use influence::field::Rings;
+/// // Twelve children half a unit out, losing nothing, expiring below 0.001.
+/// let fine = Rings { children: 12, spread: 0.5, decay: 0.0, threshold: 1e-3 };
+/// assert_eq!(Rings::default().children, 6);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Propagation {
+pub struct Rings {
     /// Children per source (≥ 1), evenly spaced on the ring or sphere.
     pub children: usize,
     /// Distance from a source to its children (world units, > 0). Keep it below the
@@ -28,19 +35,19 @@ pub struct Propagation {
     pub threshold: f32,
 }
 
-impl Default for Propagation {
+impl Default for Rings {
     /// Six children one unit away, 10 % decay, expiring below 0.01.
     fn default() -> Self {
         Self { children: 6, spread: 1.0, decay: 0.1, threshold: 0.01 }
     }
 }
 
-impl Propagation {
+impl Rings {
     /// Checks the parameters.
     ///
     /// # Errors
     /// [`Error::BadNumber`] naming the field that is out of range.
-    pub fn validate(&self) -> Result<(), Error> {
+    pub(crate) fn validate(&self) -> Result<(), Error> {
         if self.children == 0 {
             return Err(Error::BadNumber {
                 what: "propagation children",
@@ -61,73 +68,72 @@ impl Propagation {
     }
 }
 
-/// What a propagation step did.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Propagated {
-    /// Total strength (after decay) of the sources that expired, in `f64`.
-    pub expired: f64,
-    /// Sources that expired.
-    pub expired_sources: usize,
-    /// Children not placed because they landed in an obstacle (or out of `f32` range).
-    pub blocked: usize,
-}
-
 impl<P: Point> Field<P> {
     /// One propagation step: every source is replaced by its children (or, when all of them
-    /// are blocked, by itself decayed in place, so no energy vanishes into walls).
+    /// are blocked, by itself decayed in place, so no energy vanishes into walls). A child is
+    /// not placed where `blocked` holds (see [`Polygon`](super::Polygon) for walls as
+    /// polygons; `|_| false` for open space).
+    ///
+    /// Returns what the step did: `(expired, expired_sources, blocked_children)` — the total
+    /// strength (after decay, in `f64`) of the sources that expired, how many expired, and
+    /// how many children were not placed because they landed in an obstacle (or out of `f32`
+    /// range).
     ///
     /// ```
-    /// use influence::field::{Curve, Field2, NoObstacles, PointSource, Propagation};
+    /// use influence::field::{Curve, Field, PointSource, Rings};
     /// use influence::glam::Vec2;
-    /// let mut field = Field2::new(vec![PointSource::new(Vec2::ZERO, 9.0, 3.0, Curve::Linear)?]);
-    /// let step = Propagation { children: 6, spread: 1.0, decay: 0.1, threshold: 0.01 };
-    /// field.propagate(&step, &NoObstacles)?;
-    /// assert_eq!(field.len(), 6);
+    /// use influence::Grid;
+    /// let mut field = Field::new(vec![PointSource::new(Vec2::ZERO, 9.0, 3.0, Curve::Linear)?]);
+    /// let step = Rings { children: 6, spread: 1.0, decay: 0.1, threshold: 0.01 };
+    /// field.propagate(&step, |_| false)?;
+    /// assert_eq!(field.sources().len(), 6);
     /// assert!((field.total_strength() - 8.1).abs() < 1e-5);
     /// // A wall to the east: the children that would land in it are not placed.
-    /// let mut field = Field2::new(vec![PointSource::new(Vec2::ZERO, 9.0, 3.0, Curve::Linear)?]);
-    /// let report = field.propagate(&step, &|p: Vec2| p.x > 0.5)?;
-    /// assert_eq!((field.len(), report.blocked), (4, 2));
+    /// let mut field = Field::new(vec![PointSource::new(Vec2::ZERO, 9.0, 3.0, Curve::Linear)?]);
+    /// let (_, _, blocked) = field.propagate(&step, |p: Vec2| p.x > 0.5)?;
+    /// assert_eq!((field.sources().len(), blocked), (4, 2));
     /// assert!((field.total_strength() - 8.1).abs() < 1e-5);
+    /// // A grid's walls: its blocked cells and everything outside it.
+    /// let grid = Grid::from_rows(&["...", ".@.", "..."])?;
+    /// let mut field = Field::new(vec![PointSource::new(Vec2::new(0.5, 1.5), 1.0, 3.0, Curve::Linear)?]);
+    /// field.propagate(&step, |p: Vec2| grid.index_at(p).is_none_or(|i| grid.blocked()[i]))?;
+    /// assert!(field.sources().iter().all(|s| grid.index_at(s.position()) != grid.index(1, 1)));
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
     /// # Errors
-    /// [`Error::BadNumber`] for bad [`Propagation`] parameters; the field is unchanged then.
-    pub fn propagate<O: Obstacles<P> + ?Sized>(
+    /// [`Error::BadNumber`] for bad [`Rings`] parameters; the field is unchanged then.
+    pub fn propagate(
         &mut self,
-        step: &Propagation,
-        obstacles: &O,
-    ) -> Result<Propagated, Error> {
+        step: &Rings,
+        blocked: impl Fn(P) -> bool,
+    ) -> Result<(f64, usize, usize), Error> {
         step.validate()?;
         let offsets: Vec<P> =
             (0..step.children).map(|i| P::direction(i, step.children) * step.spread).collect();
-        let mut report = Propagated::default();
+        let (mut expired, mut expired_sources, mut blocked_children) = (0.0, 0, 0);
         let mut next = Vec::with_capacity(self.sources.len() * step.children);
         let mut placed: Vec<P> = Vec::with_capacity(step.children);
         for source in &self.sources {
             let energy = source.strength() * (1.0 - step.decay);
             placed.clear();
             placed.extend(
-                offsets
-                    .iter()
-                    .map(|&o| source.position() + o)
-                    .filter(|&p| is_finite(p) && !obstacles.blocks(p)),
+                offsets.iter().map(|&o| source.position() + o).filter(|&p| is_finite(p) && !blocked(p)),
             );
-            report.blocked += step.children - placed.len();
+            blocked_children += step.children - placed.len();
             if placed.is_empty() {
                 placed.push(source.position());
             }
             let share = energy / placed.len() as f32;
             if share.abs() < step.threshold {
-                report.expired += f64::from(energy);
-                report.expired_sources += 1;
+                expired += f64::from(energy);
+                expired_sources += 1;
             } else {
                 // Positions and share are finite, so every child is made.
                 next.extend(placed.iter().filter_map(|&p| source.moved(p, share)));
             }
         }
         self.update(|sources| *sources = next);
-        Ok(report)
+        Ok((expired, expired_sources, blocked_children))
     }
 }

@@ -1,6 +1,5 @@
 //! Point queries: the field's value (the sum of the sources' falloffs, "Escaping the Grid"
-//! Equation 29.4) and its analytic gradient (the sum of theirs, Equation 29.6), one point or
-//! a slice of points at a time.
+//! Equation 29.4) and its analytic gradient (the sum of theirs, Equation 29.6).
 
 use super::point::Point;
 use super::Field;
@@ -9,9 +8,9 @@ impl<P: Point> Field<P> {
     /// The value at `p`: the sum over sources within their radius of `p`.
     ///
     /// ```
-    /// use influence::field::{Curve, Field2, PointSource};
+    /// use influence::field::{Curve, Field, PointSource};
     /// use influence::glam::Vec2;
-    /// let field = Field2::new(vec![
+    /// let field = Field::new(vec![
     ///     PointSource::new(Vec2::ZERO, 4.0, 8.0, Curve::Linear)?,
     ///     PointSource::new(Vec2::new(4.0, 0.0), -2.0, 8.0, Curve::Linear)?,
     /// ]);
@@ -25,18 +24,13 @@ impl<P: Point> Field<P> {
         sum
     }
 
-    /// The gradient at `p`: the direction and rate of steepest increase.
-    #[inline]
-    pub fn gradient(&self, p: P) -> P {
-        self.value_and_gradient(p).1
-    }
-
-    /// Value and gradient at `p` in one pass over the nearby sources.
+    /// Value and gradient at `p` in one pass over the nearby sources; the gradient is the
+    /// direction and rate of steepest increase.
     ///
     /// ```
-    /// use influence::field::{Curve, Field3, PointSource};
+    /// use influence::field::{Curve, Field, PointSource};
     /// use influence::glam::Vec3;
-    /// let field = Field3::new(vec![PointSource::new(Vec3::ZERO, 1.0, 10.0, Curve::Linear)?]);
+    /// let field = Field::new(vec![PointSource::new(Vec3::ZERO, 1.0, 10.0, Curve::Linear)?]);
     /// let (value, gradient) = field.value_and_gradient(Vec3::new(0.0, 0.0, 5.0));
     /// assert_eq!(value, 0.5);
     /// assert!(gradient.abs_diff_eq(Vec3::new(0.0, 0.0, -0.1), 1e-7)); // uphill: towards the source
@@ -51,27 +45,5 @@ impl<P: Point> Field<P> {
             gradient = gradient + g;
         });
         (value, gradient)
-    }
-
-    /// Values at many points: `out[i] = value(points[i])`. Allocates nothing.
-    ///
-    /// # Panics
-    /// If the slices have different lengths.
-    pub fn values(&self, points: &[P], out: &mut [f32]) {
-        assert_eq!(points.len(), out.len(), "points and out differ in length");
-        for (o, &p) in out.iter_mut().zip(points) {
-            *o = self.value(p);
-        }
-    }
-
-    /// Gradients at many points: `out[i] = gradient(points[i])`. Allocates nothing.
-    ///
-    /// # Panics
-    /// If the slices have different lengths.
-    pub fn gradients(&self, points: &[P], out: &mut [P]) {
-        assert_eq!(points.len(), out.len(), "points and out differ in length");
-        for (o, &p) in out.iter_mut().zip(points) {
-            *o = self.gradient(p);
-        }
     }
 }

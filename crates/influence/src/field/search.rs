@@ -12,6 +12,13 @@ use super::Field;
 use crate::error::{positive, Error};
 
 /// Parameters of [`Field::local_max`] and [`Field::local_min`].
+///
+/// ```
+/// use influence::field::Search;
+/// // Look up to 20 units away, in finer first steps than the default.
+/// let wide = Search { radius: 20.0, step: 0.5, ..Search::default() };
+/// assert_eq!((wide.min_step, wide.max_steps), (1e-3, 100));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Search {
     /// How far from the start the answer may lie (world units, > 0).
@@ -36,56 +43,56 @@ impl Search {
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a radius, step or minimum step that is not finite and positive.
-    pub fn validate(&self) -> Result<(), Error> {
+    pub(crate) fn validate(&self) -> Result<(), Error> {
         positive("search radius", self.radius)?;
         positive("search step", self.step)?;
         positive("search min_step", self.min_step).map(drop)
     }
 }
 
-/// Where a search ended: the point, the field's value there, and how many steps it took.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Extremum<P> {
-    /// The best point found, within the search radius of the start.
-    pub point: P,
-    /// The field's value at `point`.
-    pub value: f32,
-    /// Improving steps taken.
-    pub steps: usize,
-}
-
 impl<P: Point> Field<P> {
-    /// The highest point found by gradient ascent from `start` within `search.radius`.
+    /// The highest point found by gradient ascent from `start` within `search.radius`, as
+    /// `(point, value, steps)`: the best point found (within the search radius of the start),
+    /// the field's value there, and the improving steps taken.
     ///
     /// ```
-    /// use influence::field::{Curve, Field2, PointSource, Search};
+    /// use influence::field::{Curve, Field, PointSource, Search};
     /// use influence::glam::Vec2;
-    /// let field = Field2::new(vec![PointSource::new(Vec2::new(3.0, 4.0), 1.0, 10.0, Curve::Smooth)?]);
-    /// let top = field.local_max(Vec2::ZERO, &Search::default())?;
-    /// assert!(top.point.distance(Vec2::new(3.0, 4.0)) < 0.01);
+    /// let field = Field::new(vec![PointSource::new(Vec2::new(3.0, 4.0), 1.0, 10.0, Curve::Smooth)?]);
+    /// let (top, _, _) = field.local_max(Vec2::ZERO, &Search::default())?;
+    /// assert!(top.distance(Vec2::new(3.0, 4.0)) < 0.01);
     /// // A radius too short to get there: the best point on the way, at the boundary.
-    /// let near = field.local_max(Vec2::ZERO, &Search { radius: 2.0, ..Search::default() })?;
-    /// assert!((near.point.length() - 2.0).abs() < 0.01 && near.value > field.value(Vec2::ZERO));
+    /// let (near, value, _) = field.local_max(Vec2::ZERO, &Search { radius: 2.0, ..Search::default() })?;
+    /// assert!((near.length() - 2.0).abs() < 0.01 && value > field.value(Vec2::ZERO));
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a non-finite start or bad [`Search`] parameters.
-    pub fn local_max(&self, start: P, search: &Search) -> Result<Extremum<P>, Error> {
+    pub fn local_max(&self, start: P, search: &Search) -> Result<(P, f32, usize), Error> {
         self.climb(start, search, 1.0)
     }
 
     /// The lowest point found by gradient descent from `start` within `search.radius`: the
-    /// safest spot nearby on a threat map.
+    /// safest spot nearby on a threat map. As [`Field::local_max`], `(point, value, steps)`.
+    ///
+    /// ```
+    /// use influence::field::{Curve, Field, PointSource, Search};
+    /// use influence::glam::Vec2;
+    /// let threat = Field::new(vec![PointSource::new(Vec2::ZERO, 1.0, 10.0, Curve::Linear)?]);
+    /// let (safest, value, _) = threat.local_min(Vec2::new(1.0, 0.0), &Search::default())?;
+    /// assert!((safest.x - 9.0).abs() < 0.01 && value < threat.value(Vec2::new(1.0, 0.0)));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a non-finite start or bad [`Search`] parameters.
-    pub fn local_min(&self, start: P, search: &Search) -> Result<Extremum<P>, Error> {
+    pub fn local_min(&self, start: P, search: &Search) -> Result<(P, f32, usize), Error> {
         self.climb(start, search, -1.0)
     }
 
     /// Ascent on `sign · value` (`sign` = 1 for a maximum, −1 for a minimum).
-    fn climb(&self, start: P, search: &Search, sign: f32) -> Result<Extremum<P>, Error> {
+    fn climb(&self, start: P, search: &Search, sign: f32) -> Result<(P, f32, usize), Error> {
         search.validate()?;
         finite_point(["search start x", "search start y", "search start z"], start)?;
         let (value, gradient) = self.value_and_gradient(start);
@@ -106,7 +113,7 @@ impl<P: Point> Field<P> {
                 step *= 0.5;
             }
         }
-        Ok(Extremum { point: best, value: sign * best_value, steps })
+        Ok((best, sign * best_value, steps))
     }
 }
 

@@ -11,9 +11,9 @@ use crate::error::{finite, positive, Error};
 /// use influence::field::{Curve, PointSource};
 /// use influence::glam::{Vec2, Vec3};
 /// let scout = PointSource::new(Vec2::new(3.0, 4.0), 2.0, 10.0, Curve::Linear)?;
-/// assert_eq!(scout.value_at(Vec2::ZERO), 1.0); // 2 · (1 − 5/10)
+/// assert_eq!(scout.value_and_gradient_at(Vec2::ZERO).0, 1.0); // 2 · (1 − 5/10)
 /// let drone = PointSource::new(Vec3::new(0.0, 0.0, 12.0), 1.0, 4.0, Curve::Smooth)?;
-/// assert_eq!(drone.value_at(Vec3::ZERO), 0.0);
+/// assert_eq!(drone.value_and_gradient_at(Vec3::ZERO), (0.0, Vec3::ZERO));
 /// assert!(PointSource::new(Vec2::new(f32::NAN, 0.0), 1.0, 1.0, Curve::Linear).is_err());
 /// # Ok::<(), influence::Error>(())
 /// ```
@@ -70,7 +70,7 @@ impl<P: Point> PointSource<P> {
 
     /// This source's value at `p`.
     #[inline]
-    pub fn value_at(&self, p: P) -> f32 {
+    pub(crate) fn value_at(&self, p: P) -> f32 {
         self.value_and_gradient_at(p).0
     }
 
