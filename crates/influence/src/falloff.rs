@@ -80,7 +80,7 @@ impl Falloff {
 
     /// Replaces each distance in `distances` by its factor, exactly as [`Falloff::factor`]
     /// would; the curve is matched once, outside the loop.
-    pub fn factors_in_place(&self, distances: &mut [f32], radius: f32) {
+    pub(crate) fn factors_in_place(&self, distances: &mut [f32], radius: f32) {
         macro_rules! per_cell {
             () => {
                 distances.iter_mut().for_each(|d| *d = self.factor(*d, radius))

@@ -60,7 +60,7 @@ fn influence_text_with_front_line() {
 fn tension_text_sequential() {
     let grid = grid();
     let mut tension = two_teams(&grid);
-    tension.abs();
+    tension.map(f32::abs);
     let opts = TextOptions { legend: true, ..Default::default() };
     insta::assert_snapshot!(render_text(&grid, &tension, &opts).unwrap());
 }
