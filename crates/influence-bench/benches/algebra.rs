@@ -23,7 +23,7 @@ fn bench(c: &mut Criterion) {
     let mut maps = Analysis::new(CELLS);
     group.bench_function("in_place", |b| {
         b.iter(|| {
-            maps.update(&[&red, &blue], 0);
+            maps.update(&red, &[&blue]);
             black_box(maps.vulnerability.values()[7])
         });
     });

@@ -194,7 +194,7 @@ fn algebra(size: usize) -> Runs {
     let mut maps = Analysis::new(cells);
     (
         Box::new(move || {
-            maps.update(&[&red, &blue], 0);
+            maps.update(&red, &[&blue]);
             black_box(&maps);
         }),
         Box::new(move || {

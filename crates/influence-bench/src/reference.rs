@@ -249,7 +249,7 @@ mod tests {
     #[test]
     fn naive_analysis_agrees() {
         let (m, t) = (Layer::from_vec(vec![1.0, 4.0, 0.0]), Layer::from_vec(vec![3.0, 1.0, 2.0]));
-        let a = Analysis::from_teams(&[&m, &t], 0);
+        let a = Analysis::from_teams(&m, &[&t]);
         let [inf, ten, prod, vul, dir] = analysis(m.values(), t.values());
         assert_eq!(
             (inf.as_slice(), ten.as_slice(), prod.as_slice()),

@@ -9,7 +9,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use influence::render::{diverging, sequential, RgbImage, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
+use influence::render::{RgbImage, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
 
 use crate::error::CliError;
 
@@ -27,8 +27,8 @@ impl Palette {
     fn new(scale: Scale, fixed: &[[u8; 3]]) -> Self {
         let last = (PALETTE_LEVELS - 1) as f32;
         let level = |i: usize| match scale {
-            Scale::Diverging { .. } => diverging(2.0 * i as f32 / last - 1.0),
-            Scale::Sequential { .. } => sequential(i as f32 / last),
+            Scale::Diverging { .. } => Scale::Diverging { max_abs: 1.0 }.color(2.0 * i as f32 / last - 1.0),
+            Scale::Sequential { .. } => Scale::Sequential { min: 0.0, max: 1.0 }.color(i as f32 / last),
         };
         let mut colors: Vec<[u8; 3]> = (0..PALETTE_LEVELS).map(level).collect();
         colors.extend(
@@ -151,11 +151,12 @@ mod tests {
 
     #[test]
     fn map_colours_find_their_level_and_fixed_colours_are_exact() {
-        let mut p = Palette::new(Scale::Sequential { min: 0.0, max: 1.0 }, &[[255, 170, 0]]);
+        let viridis = Scale::Sequential { min: 0.0, max: 1.0 };
+        let mut p = Palette::new(viridis, &[[255, 170, 0]]);
         assert_eq!(p.colors.len(), PALETTE_LEVELS + 4);
-        assert_eq!(p.index(sequential(0.0)), 0);
-        assert_eq!(usize::from(p.index(sequential(1.0))), PALETTE_LEVELS - 1);
-        let mid = usize::from(p.index(sequential(0.5)));
+        assert_eq!(p.index(viridis.color(0.0)), 0);
+        assert_eq!(usize::from(p.index(viridis.color(1.0))), PALETTE_LEVELS - 1);
+        let mid = usize::from(p.index(viridis.color(0.5)));
         assert!(mid.abs_diff(PALETTE_LEVELS / 2) <= 2, "{mid}");
         for fixed in [OBSTACLE_COLOR, [255, 170, 0]] {
             let i = usize::from(p.index(fixed));

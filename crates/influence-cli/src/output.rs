@@ -5,7 +5,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use influence::analysis::Compound;
-use influence::render::{self, Marker, RenderOptions, RgbImage, Scale};
+use influence::glam::Vec2;
+use influence::render::{self, RenderOptions, RgbImage, Scale};
 
 use influence_scenario::engine::{Summary, View};
 use influence_scenario::layers::LayerName;
@@ -60,11 +61,11 @@ pub fn picture(
     path: &Path,
 ) -> Result<RgbImage, CliError> {
     let s = run.scenario();
-    let markers: Vec<Marker> = if s.markers {
+    let markers: Vec<(Vec2, [u8; 3])> = if s.markers {
         let color = |team| if team == s.perspective { MINE } else { THEIRS };
         let grid_sources = s.sources.iter().map(|(team, source)| (*team, source.position()));
         let field_sources = s.fields.positions.iter().copied();
-        grid_sources.chain(field_sources).map(|(team, at)| Marker { at, color: color(team) }).collect()
+        grid_sources.chain(field_sources).map(|(team, at)| (at, color(team))).collect()
     } else {
         Vec::new()
     };

@@ -93,7 +93,7 @@ fn field_layers_add_to_stamped_ones_and_3d_fields_sample_at_z() {
     .unwrap()]);
     let mut sampled = Layer::for_space(&grid);
     field.sample_onto(&grid, 2.5, &mut sampled);
-    stamped.add(&sampled);
+    stamped.zip_map(&sampled, |a, b| a + b);
     assert_eq!(npy(dir.path(), "blue"), stamped.values());
     let s = summary(&dir.path().join("out"));
     let teams: Vec<&str> =

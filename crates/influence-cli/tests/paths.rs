@@ -39,7 +39,7 @@ fn routes_trade_length_for_safety_and_unreachable_goals_are_reported() {
     let at = |x, y| influence::glam::Vec2::new(x, y);
     stamper.stamp(&grid, &mut player, &Source::new(at(3.0, 17.0), 2.0, Falloff::Linear, 8.0).unwrap());
     stamper.stamp(&grid, &mut enemy, &Source::new(at(30.0, 3.0), 8.0, Falloff::Linear, 16.0).unwrap());
-    let maps = Analysis::from_teams(&[&player, &enemy], 0);
+    let maps = Analysis::from_teams(&player, &[&enemy]);
     let cost = Cost::avoiding(&maps.theirs, 2.0).unwrap();
     let (from, to) = (grid.index(1, 4).unwrap(), grid.index(28, 4).unwrap());
     let route = Router::new().find(&grid, from, to, &cost, Heuristic::Octile).unwrap().unwrap();

@@ -94,10 +94,10 @@ pub fn encode(grid: &Grid, layer: &Layer, front: &[bool], routes: &[&[usize]], i
 pub struct Colormap {
     /// Entries per table.
     pub size: usize,
-    /// `render::diverging` at `−1 + 2i/(size−1)`: index `round((t + 1)/2 · (size−1))` for a
+    /// [`DIVERGING`]'s colour at `−1 + 2i/(size−1)`: index `round((t + 1)/2 · (size−1))` for a
     /// value at `t = v / max_abs` clamped to `[−1, 1]`.
     pub diverging: Vec<[u8; 3]>,
-    /// `render::sequential` at `i/(size−1)`: index `round(t · (size−1))` for
+    /// [`SEQUENTIAL`]'s colour at `i/(size−1)`: index `round(t · (size−1))` for
     /// `t = (v − min)/(max − min)` clamped to `[0, 1]` (0 when `max = min`).
     pub sequential: Vec<[u8; 3]>,
     /// Blocked cells.
@@ -108,13 +108,18 @@ pub struct Colormap {
     pub nan: [u8; 3],
 }
 
+/// The renderers' diverging colour map over `[-1, 1]`.
+const DIVERGING: Scale = Scale::Diverging { max_abs: 1.0 };
+/// The renderers' sequential colour map over `[0, 1]`.
+const SEQUENTIAL: Scale = Scale::Sequential { min: 0.0, max: 1.0 };
+
 /// The colour tables.
 pub fn colormap() -> Colormap {
     let at = |i: usize| i as f32 / (LUT_SIZE - 1) as f32;
     Colormap {
         size: LUT_SIZE,
-        diverging: (0..LUT_SIZE).map(|i| render::diverging(2.0 * at(i) - 1.0)).collect(),
-        sequential: (0..LUT_SIZE).map(|i| render::sequential(at(i))).collect(),
+        diverging: (0..LUT_SIZE).map(|i| DIVERGING.color(2.0 * at(i) - 1.0)).collect(),
+        sequential: (0..LUT_SIZE).map(|i| SEQUENTIAL.color(at(i))).collect(),
         obstacle: render::OBSTACLE_COLOR,
         frontline: render::FRONTLINE_COLOR,
         nan: render::NAN_COLOR,
@@ -156,8 +161,8 @@ mod tests {
     #[test]
     fn colormap_ends_are_the_renderers() {
         let c = colormap();
-        assert_eq!(c.diverging[0], render::diverging(-1.0));
-        assert_eq!(c.diverging[LUT_SIZE - 1], render::diverging(1.0));
-        assert_eq!(c.sequential[0], render::sequential(0.0));
+        assert_eq!(c.diverging[0], DIVERGING.color(-1.0));
+        assert_eq!(c.diverging[LUT_SIZE - 1], DIVERGING.color(1.0));
+        assert_eq!(c.sequential[0], SEQUENTIAL.color(0.0));
     }
 }

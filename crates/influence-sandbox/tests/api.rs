@@ -83,7 +83,10 @@ fn the_page_and_its_assets_are_served() {
     assert_eq!(maps.as_array().unwrap().len(), 3);
     let colormap = get(s.addr(), "/api/colormap").json();
     assert_eq!(colormap["size"], 1024);
-    assert_eq!(colormap["diverging"][1023], json!(influence::render::diverging(1.0)));
+    assert_eq!(
+        colormap["diverging"][1023],
+        json!(influence::render::Scale::Diverging { max_abs: 1.0 }.color(1.0))
+    );
     let scene = get(s.addr(), "/api/scene").json();
     assert_eq!((scene["map"]["name"].as_str(), scene["map"]["width"].as_u64()), (Some("den012d"), Some(310)));
 }

@@ -52,39 +52,56 @@ impl Analysis {
         }
     }
 
-    /// The maps for team `me` among `teams`.
+    /// The maps from the view of the team whose layer is `mine`, against `others` (every
+    /// other team, summed into [`theirs`](Self::theirs) in the order given).
+    ///
+    /// The perspective is the layer itself, not an index into a list of teams: "whose view"
+    /// is then part of the call's types, cannot be out of range, and reads at the call site
+    /// (`from_teams(&red, &[&blue])`). A game with its teams in a list splits it where it
+    /// picks the perspective.
     ///
     /// ```
-    /// use influence::{analysis::Analysis, Layer};
+    /// use influence::{Analysis, Layer};
     /// let red = Layer::from_vec(vec![4.0, 2.0, 0.0]);
     /// let blue = Layer::from_vec(vec![0.0, 2.0, 3.0]);
-    /// let a = Analysis::from_teams(&[&red, &blue], 0);
+    /// let a = Analysis::from_teams(&red, &[&blue]);
     /// assert_eq!(a.influence.values(), &[4.0, 0.0, -3.0]);
     /// assert_eq!(a.tension.values(), &[4.0, 4.0, 3.0]);
     /// assert_eq!(a.vulnerability.values(), &[0.0, 4.0, 0.0]); // the contested middle
     /// ```
     ///
     /// # Panics
-    /// If `teams` is empty, `me` is out of range, or the layers differ in length.
-    pub fn from_teams(teams: &[&Layer], me: usize) -> Self {
-        let mut a = Self::new(teams.first().map_or(0, |l| l.len()));
-        a.update(teams, me);
+    /// If the layers differ in length.
+    pub fn from_teams(mine: &Layer, others: &[&Layer]) -> Self {
+        let mut a = Self::new(mine.len());
+        a.update(mine, others);
         a
     }
 
-    /// Recomputes every map for team `me` among `teams`, in place.
+    /// Recomputes every map in place for the team whose layer is `mine`, against `others`,
+    /// as [`from_teams`](Self::from_teams) does.
+    ///
+    /// ```
+    /// use influence::{Analysis, Layer};
+    /// let (red, blue) = (Layer::from_vec(vec![1.0; 4]), Layer::from_vec(vec![2.0; 4]));
+    /// let mut maps = Analysis::new(4);
+    /// maps.update(&blue, &[&red]); // blue's view, every frame without allocating
+    /// assert_eq!(maps.influence.values(), &[1.0; 4]);
+    /// ```
     ///
     /// # Panics
-    /// If `me` is out of range or the layers differ in length from these maps.
-    pub fn update(&mut self, teams: &[&Layer], me: usize) {
-        let mine = teams[me];
-        let mut others = teams.iter().enumerate().filter(|(t, _)| *t != me).map(|(_, l)| *l);
-        match others.next() {
-            Some(first) => self.theirs.copy_from(first),
-            None => self.theirs.fill(0.0),
-        };
-        for layer in others {
-            self.theirs.add(layer);
+    /// If the layers differ in length from these maps.
+    pub fn update(&mut self, mine: &Layer, others: &[&Layer]) {
+        match others.split_first() {
+            Some((first, rest)) => {
+                self.theirs.values_mut().copy_from_slice(first.values());
+                for layer in rest {
+                    self.theirs.zip_map(layer, |a, b| a + b);
+                }
+            }
+            None => {
+                self.theirs.fill(0.0);
+            }
         }
         // Every compound map in one pass over memory: on large maps the work is bandwidth.
         let n = self.mine.len();
@@ -112,7 +129,7 @@ impl Analysis {
     ///
     /// ```
     /// use influence::{analysis::{Analysis, Compound}, Layer};
-    /// let a = Analysis::from_teams(&[&Layer::from_vec(vec![3.0]), &Layer::from_vec(vec![1.0])], 0);
+    /// let a = Analysis::from_teams(&Layer::from_vec(vec![3.0]), &[&Layer::from_vec(vec![1.0])]);
     /// assert_eq!(a.get(Compound::Influence).values(), &[2.0]);
     /// assert_eq!(Compound::ALL.len(), 7);
     /// ```
@@ -174,7 +191,7 @@ mod tests {
         let a = Layer::from_vec(vec![3.0, 0.0]);
         let b = Layer::from_vec(vec![1.0, 2.0]);
         let c = Layer::from_vec(vec![1.0, 5.0]);
-        let from_b = Analysis::from_teams(&[&a, &b, &c], 1);
+        let from_b = Analysis::from_teams(&b, &[&a, &c]);
         assert_eq!(from_b.theirs.values(), &[4.0, 5.0]);
         assert_eq!(from_b.influence.values(), &[-3.0, -3.0]);
         assert_eq!(from_b.tension.values(), &[5.0, 7.0]);
@@ -190,8 +207,8 @@ mod tests {
         let b = Layer::from_vec(vec![2.0; 4]);
         let mut maps = Analysis::new(4);
         let before = maps.influence.values().as_ptr();
-        maps.update(&[&a, &b], 0);
-        maps.update(&[&a, &b], 1);
+        maps.update(&a, &[&b]);
+        maps.update(&b, &[&a]);
         assert_eq!(maps.influence.values(), &[1.0; 4]);
         assert_eq!(maps.influence.values().as_ptr(), before);
     }

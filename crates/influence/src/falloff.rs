@@ -19,7 +19,7 @@ use crate::error::{non_negative, positive, Error};
 /// assert_eq!(Falloff::Halving { step: 1.0 }.factor(3.0, 8.0), 0.125);
 /// assert_eq!(Falloff::Linear.factor(9.0, 8.0), 0.0);
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub enum Falloff {
     /// `1 − d/r`: strength fades evenly to zero at the radius.
     Linear,
@@ -49,8 +49,9 @@ pub enum Falloff {
     Point,
     /// A piecewise-linear profile: full-strength, accuracy and movement areas, or a ring.
     Band(Band),
-    /// A user-supplied curve.
-    Custom(CustomFalloff),
+    /// A user-supplied curve `f(distance, radius) -> factor`, shared cheaply between
+    /// sources ([`Falloff::custom`] wraps a closure).
+    Custom(Arc<dyn Fn(f32, f32) -> f32 + Send + Sync>),
 }
 
 impl Falloff {
@@ -74,13 +75,13 @@ impl Falloff {
             Self::Constant => 1.0,
             Self::Point => f32::from(u8::from(d == 0.0)),
             Self::Band(band) => band.at(d),
-            Self::Custom(c) => Some((c.0)(d, radius)).filter(|v| v.is_finite()).unwrap_or(0.0),
+            Self::Custom(c) => Some(c(d, radius)).filter(|v| v.is_finite()).unwrap_or(0.0),
         }
     }
 
     /// Replaces each distance in `distances` by its factor, exactly as [`Falloff::factor`]
     /// would; the curve is matched once, outside the loop.
-    pub fn factors_in_place(&self, distances: &mut [f32], radius: f32) {
+    pub(crate) fn factors_in_place(&self, distances: &mut [f32], radius: f32) {
         macro_rules! per_cell {
             () => {
                 distances.iter_mut().for_each(|d| *d = self.factor(*d, radius))
@@ -120,7 +121,7 @@ impl Falloff {
     /// assert_eq!(stepped.factor(3.0, 4.0), 0.5);
     /// ```
     pub fn custom(f: impl Fn(f32, f32) -> f32 + Send + Sync + 'static) -> Self {
-        Self::Custom(CustomFalloff(Arc::new(f)))
+        Self::Custom(Arc::new(f))
     }
 
     /// Identity for caching precomputed kernels: equal keys mean equal curves.
@@ -137,7 +138,7 @@ impl Falloff {
             Self::Band(b) => {
                 FalloffKey::Band(b.points.iter().map(|&(d, f)| (d.to_bits(), f.to_bits())).collect())
             }
-            Self::Custom(c) => FalloffKey::Custom(Arc::as_ptr(&c.0).cast::<()>() as usize),
+            Self::Custom(c) => FalloffKey::Custom(Arc::as_ptr(c).cast::<()>() as usize),
         }
     }
 }
@@ -150,13 +151,20 @@ pub(crate) enum FalloffKey {
     Custom(usize),
 }
 
-/// A user-supplied falloff `f(distance, radius) -> factor`, shared cheaply between sources.
-#[derive(Clone)]
-pub struct CustomFalloff(pub Arc<dyn Fn(f32, f32) -> f32 + Send + Sync>);
-
-impl fmt::Debug for CustomFalloff {
+/// As derived, with a custom curve shown as `Custom(..)`.
+impl fmt::Debug for Falloff {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("CustomFalloff(..)")
+        match self {
+            Self::Linear => f.write_str("Linear"),
+            Self::Exponential { rate } => f.debug_struct("Exponential").field("rate", rate).finish(),
+            Self::Halving { step } => f.debug_struct("Halving").field("step", step).finish(),
+            Self::Polynomial { power } => f.debug_struct("Polynomial").field("power", power).finish(),
+            Self::Gaussian { sigma } => f.debug_struct("Gaussian").field("sigma", sigma).finish(),
+            Self::Constant => f.write_str("Constant"),
+            Self::Point => f.write_str("Point"),
+            Self::Band(band) => f.debug_tuple("Band").field(band).finish(),
+            Self::Custom(_) => f.write_str("Custom(..)"),
+        }
     }
 }
 
@@ -268,6 +276,15 @@ mod tests {
         for f in [Falloff::Constant, Falloff::Exponential { rate: 0.0 }, Falloff::Gaussian { sigma: 9.0 }] {
             assert_eq!(f.factor(10.5, r), 0.0, "{f:?} must be cut at the radius");
         }
+    }
+
+    #[test]
+    fn debug_shows_the_curve() {
+        assert_eq!(format!("{:?}", Falloff::Exponential { rate: 0.5 }), "Exponential { rate: 0.5 }");
+        assert_eq!(format!("{:?}", Falloff::Linear), "Linear");
+        assert_eq!(format!("{:?}", Falloff::custom(|_, _| 1.0)), "Custom(..)");
+        let band = Falloff::Band(Band::ring(1.0, 2.0, 3.0, 4.0).unwrap());
+        assert!(format!("{band:?}").starts_with("Band(Band { points: [(0.0, 0.0)"));
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! ```
 //!
 //! ```
-//! use influence::{analysis, Falloff, Grid, Layer, Metric, Source, Stamper, glam::Vec2};
+//! use influence::{Analysis, Falloff, Grid, Layer, Metric, Source, Stamper};
 //! let grid = Grid::from_rows(&[
 //!     "..........",
 //!     "....@.....",
@@ -24,7 +24,7 @@
 //! stamper.stamp(&grid, &mut red, &Source::new(grid.cell_center(1, 2), 4.0, Falloff::Linear, 5.0)?);
 //! stamper.stamp(&grid, &mut blue, &Source::new(grid.cell_center(8, 2), 4.0, Falloff::Linear, 5.0)?
 //!     .with_metric(Metric::Path));
-//! let maps = analysis::Analysis::from_teams(&[&red, &blue], 0);
+//! let maps = Analysis::from_teams(&red, &[&blue]); // red's view of blue
 //! // Red controls its own side, blue the other, and the front lies between.
 //! assert!(maps.influence[grid.index(0, 2).unwrap()] > 0.0);
 //! assert!(maps.influence[grid.index(9, 2).unwrap()] < 0.0);
@@ -115,17 +115,13 @@ pub mod source;
 pub mod space;
 pub mod stamp;
 
-/// Stamping on any [`Locate`] space, at the path it had before it joined [`stamp`].
-pub mod stamp_space {
-    pub use crate::stamp::{stamp_space, SpaceStamper};
-}
-
 pub use analysis::Analysis;
 pub use error::Error;
 pub use falloff::{Band, Falloff};
 pub use glam;
 pub use layer::Layer;
+pub use query::Extreme;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
 pub use space::{Connectivity, Graph, Grid, Locate, Space, MAX_CELLS};
-pub use stamp::{SpaceStamper, Stamper};
+pub use stamp::Stamper;

@@ -43,14 +43,9 @@ impl Registry {
         })
     }
 
-    /// The id of layer `name`, if registered.
+    /// The id of layer `name`, if registered (the layer itself: `registry[id]`).
     pub fn id(&self, name: &str) -> Option<LayerId> {
         self.names.iter().position(|n| n == name).map(LayerId)
-    }
-
-    /// The layer called `name`, if registered.
-    pub fn get(&self, name: &str) -> Option<&Layer> {
-        self.id(name).map(|id| &self[id])
     }
 
     /// The name of a layer.
@@ -78,9 +73,9 @@ impl Registry {
     pub fn combine(&mut self, out: LayerId, terms: &[(LayerId, f32)]) {
         let mut target = std::mem::take(&mut self.layers[out.0]);
         let old_self_weight: f32 = terms.iter().filter(|(id, _)| *id == out).map(|(_, w)| w).sum();
-        target.scale(old_self_weight);
+        target.map(|v| v * old_self_weight);
         for &(id, w) in terms.iter().filter(|(id, _)| *id != out) {
-            target.add_scaled(&self.layers[id.0], w);
+            target.zip_map(&self.layers[id.0], |a, b| a + w * b);
         }
         self.layers[out.0] = target;
     }
@@ -116,6 +111,6 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert_eq!(r.iter().map(|(_, n, _)| n).collect::<Vec<_>>(), vec!["a", "b"]);
         assert_eq!(r.name(b), "b");
-        assert!(r.get("zzz").is_none());
+        assert!(r.id("zzz").is_none());
     }
 }

@@ -105,8 +105,9 @@ impl Mode {
     }
 }
 
-/// A source of influence: a world position, a strength (negative allowed), a falloff curve
-/// with a radius, a distance metric and a mode.
+/// A source of influence: a world position (with a height, 0 unless set, for spaces with
+/// floors), a strength (negative allowed), a falloff curve with a radius, a distance metric
+/// and a mode.
 ///
 /// ```
 /// use influence::{Falloff, Metric, Mode, Source, glam::Vec2};
@@ -120,6 +121,7 @@ impl Mode {
 #[derive(Debug, Clone)]
 pub struct Source {
     position: Vec2,
+    height: f32,
     strength: f32,
     falloff: Falloff,
     radius: f32,
@@ -137,6 +139,7 @@ impl Source {
         falloff.validate()?;
         let mut source = Self {
             position: Vec2::ZERO,
+            height: 0.0,
             strength: 0.0,
             falloff,
             radius: positive("radius", radius)?,
@@ -173,6 +176,27 @@ impl Source {
         Ok(())
     }
 
+    /// Lifts the source to height `z` (world units; 0 at first): the floor of a building a
+    /// unit stands on, for [`Stamper`](crate::Stamper) on a graph with floors. Distances are
+    /// then measured in 3D from `(position, z)`; on a grid, a source above the grid's plane
+    /// reaches it by the straight 3D distance.
+    ///
+    /// ```
+    /// # use influence::{Falloff, Source, glam::Vec2};
+    /// let mut guard = Source::new(Vec2::new(4.0, 2.0), 1.0, Falloff::Linear, 6.0)?;
+    /// guard.set_height(3.0)?; // upstairs
+    /// assert_eq!(guard.height(), 3.0);
+    /// assert!(guard.set_height(f32::NAN).is_err());
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::BadNumber`] unless finite; the source is unchanged then.
+    pub fn set_height(&mut self, z: f32) -> Result<(), Error> {
+        self.height = finite("source height", z)?;
+        Ok(())
+    }
+
     /// Changes the strength.
     ///
     /// # Errors
@@ -185,6 +209,10 @@ impl Source {
     /// World position.
     pub fn position(&self) -> Vec2 {
         self.position
+    }
+    /// Height ([`set_height`](Self::set_height)); 0 unless set.
+    pub fn height(&self) -> f32 {
+        self.height
     }
     /// Strength at distance 0 (times the falloff's factor elsewhere).
     pub fn strength(&self) -> f32 {
@@ -207,9 +235,9 @@ impl Source {
         self.mode
     }
 
-    /// The value this source gives at distance `d`.
+    /// The value this source gives at distance `d`: `strength · falloff.factor(d, radius)`.
     #[inline]
-    pub fn value_at(&self, d: f32) -> f32 {
+    pub(crate) fn value_at(&self, d: f32) -> f32 {
         self.strength * self.falloff.factor(d, self.radius)
     }
 }

@@ -89,10 +89,10 @@ proptest! {
     fn vulnerability_is_at_most_tension_and_maps_are_consistent(
         len in 1usize..300, seeds in prop::collection::vec(any::<u64>(), 2..5), me in any::<prop::sample::Index>(),
     ) {
-        let teams: Vec<Layer> = seeds.iter().map(|&s| { let mut l = random_layer(len, s); l.abs(); l }).collect();
-        let refs: Vec<&Layer> = teams.iter().collect();
-        let me = me.index(refs.len());
-        let a = Analysis::from_teams(&refs, me);
+        let teams: Vec<Layer> = seeds.iter().map(|&s| { let mut l = random_layer(len, s); l.map(f32::abs); l }).collect();
+        let me = me.index(teams.len());
+        let others: Vec<&Layer> = teams.iter().enumerate().filter(|&(t, _)| t != me).map(|(_, l)| l).collect();
+        let a = Analysis::from_teams(&teams[me], &others);
         for i in 0..len {
             let (t, v, inf) = (a.tension[i], a.vulnerability[i], a.influence[i]);
             prop_assert!(v <= t);

@@ -7,7 +7,7 @@ use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{Edge, Graph};
-use influence::{Falloff, Layer, Metric, Source, Space, SpaceStamper};
+use influence::{Falloff, Layer, Metric, Source, Space, Stamper};
 
 const W: usize = 5;
 const H: usize = 3;
@@ -83,17 +83,17 @@ fn path_stamping_climbs_the_stair_and_never_crosses_the_floor() {
     let stamp = |radius: f32, metric: Metric| {
         let mut layer = Layer::for_space(&g);
         let s = Source::new(Vec2::ZERO, 10.0, Falloff::Linear, radius).unwrap().with_metric(metric);
-        SpaceStamper::new().stamp(&g, &mut layer, &s, 0.0);
+        Stamper::new().stamp(&g, &mut layer, &s);
         (layer, s)
     };
     // Radius 20 reaches the head of the stair (15.7) but not the node above the source.
     let (layer, s) = stamp(20.0, Metric::Path);
     assert_eq!(layer[above], 0.0);
-    assert_eq!(layer[HEAD], s.value_at(d[HEAD].unwrap()));
+    assert_eq!(layer[HEAD], s.strength() * s.falloff().factor(d[HEAD].unwrap(), s.radius()));
     // Every node on floor 2 holds exactly the value of its walking distance, via the stair.
     let (layer, s) = stamp(40.0, Metric::Path);
     for i in FLOOR..2 * FLOOR {
-        assert_eq!(layer[i], s.value_at(d[i].unwrap()), "node {i}");
+        assert_eq!(layer[i], s.strength() * s.falloff().factor(d[i].unwrap(), s.radius()), "node {i}");
         assert!(d[i].unwrap() >= to_foot() + STAIR);
     }
     // The straight-line metric goes through the floor: that is what Path is for.

@@ -9,7 +9,7 @@ use influence::propagate::{
 };
 use influence::query::{self, Extreme};
 use influence::space::{Edge, Graph};
-use influence::{Analysis, Falloff, Layer, Metric, Mode, Source, Space, SpaceStamper};
+use influence::{Analysis, Falloff, Layer, Metric, Mode, Source, Space, Stamper};
 
 /// A `w × h` lattice of waypoints `spacing` apart at height `z`, joined to their 8
 /// neighbours (diagonals at their straight length), with the listed nodes blocked.
@@ -162,11 +162,11 @@ fn two_teams_stamped_by_path_give_analysis_and_a_front_on_a_graph() {
     let team = |x: f32| {
         Source::new(Vec2::new(x, 3.0), 10.0, Falloff::Linear, 16.0).unwrap().with_metric(Metric::Path)
     };
-    let mut stamper = SpaceStamper::new();
+    let mut stamper = Stamper::new();
     let (mut red, mut blue) = (Layer::for_space(&g), Layer::for_space(&g));
-    stamper.stamp(&g, &mut red, &team(0.0), 0.0);
-    stamper.stamp(&g, &mut blue, &team(18.0), 0.0);
-    let maps = Analysis::from_teams(&[&red, &blue], 0);
+    stamper.stamp(&g, &mut red, &team(0.0));
+    stamper.stamp(&g, &mut blue, &team(18.0));
+    let maps = Analysis::from_teams(&red, &[&blue]);
     assert!(maps.influence[10] > 0.0 && maps.influence[19] < 0.0);
     let front = query::frontline(&g, &maps.influence);
     let xs: Vec<f32> = (0..g.len()).filter(|&i| front[i]).map(|i| g.position(i).x).collect();
@@ -180,8 +180,9 @@ fn two_teams_stamped_by_path_give_analysis_and_a_front_on_a_graph() {
 fn straight_line_stamping_reaches_every_node_within_the_radius_in_3d() {
     let g = lattice(5, 5, 1.0, &[12]);
     let mut layer = Layer::for_space(&g);
-    let s = Source::new(Vec2::new(2.0, 2.0), 1.0, Falloff::Constant, 1.5).unwrap();
-    SpaceStamper::new().stamp(&g, &mut layer, &s, 1.0);
+    let mut s = Source::new(Vec2::new(2.0, 2.0), 1.0, Falloff::Constant, 1.5).unwrap();
+    s.set_height(1.0).unwrap();
+    Stamper::new().stamp(&g, &mut layer, &s);
     // Height 1 above the centre: within 1.5 are the 4 orthogonal neighbours (√2 away),
     // not the blocked centre, not the diagonals (√3).
     let hit: Vec<usize> = (0..g.len()).filter(|&i| layer[i] > 0.0).collect();

@@ -8,7 +8,7 @@ use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{DerivedGraph, Graph, Reduce};
-use influence::{Falloff, Grid, Layer, Metric, Mode, Source, Space, SpaceStamper, Stamper};
+use influence::{Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
 use proptest::prelude::*;
 
 fn walled_grid() -> impl Strategy<Value = Grid> {
@@ -63,7 +63,7 @@ proptest! {
         let s = Source::new(p, 3.0, Falloff::Linear, 5.0).unwrap().with_metric(Metric::Path);
         let (mut on_grid, mut on_graph) = (Layer::for_space(&grid), Layer::for_space(&graph));
         Stamper::new().stamp(&grid, &mut on_grid, &s);
-        SpaceStamper::new().stamp(&graph, &mut on_graph, &s, 0.0);
+        Stamper::new().stamp(&graph, &mut on_graph, &s);
         if grid.is_walkable(start) {
             prop_assert_eq!(bits(&on_grid), bits(&on_graph));
         }

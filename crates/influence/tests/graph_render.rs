@@ -4,7 +4,7 @@
 
 use influence::glam::Vec3;
 use influence::propagate::{Diffusion, Seed, SteadyState};
-use influence::render::{render_graph, GraphRenderOptions, Scale, GRAPH_BACKGROUND};
+use influence::render::{render_graph, RenderOptions, Scale, GRAPH_BACKGROUND};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{DerivedGraph, Edge, Graph, Reduce};
 use influence::{Grid, Layer, Space};
@@ -49,7 +49,7 @@ fn two_floors_render_side_by_side_with_a_route() {
     SteadyState::new().solve(&g, &d, &[Seed::new(0, 1.0)], &mut layer).unwrap();
     let route = Router::new().find(&g, 0, 40, &Cost::distance(), Heuristic::Euclidean).unwrap().unwrap();
     let opts =
-        GraphRenderOptions { panel: 200, node_radius: 5, route: route.cells.clone(), ..Default::default() };
+        RenderOptions { panel: 200, node_radius: 5, routes: vec![route.cells.clone()], ..Default::default() };
     let image = render_graph(&g, &layer, &opts).unwrap();
     // Two panels of equal size with a gap between them.
     assert!(image.width() > 2 * image.height());
@@ -69,7 +69,7 @@ fn the_area_graph_of_a_real_map_renders() {
     let d = Diffusion::new(0.03, 1.0).unwrap();
     SteadyState::new().solve(&grid, &d, &[Seed::new(start, 1.0)], &mut on_grid).unwrap();
     let layer = areas.summarise(&on_grid, Reduce::Max);
-    let image = render_graph(g, &layer, &GraphRenderOptions { panel: 400, ..Default::default() }).unwrap();
+    let image = render_graph(g, &layer, &RenderOptions { panel: 400, ..Default::default() }).unwrap();
     assert!(image.width() <= 400 && image.height() <= 400);
     let painted = image.pixels().chunks(3).filter(|p| *p != GRAPH_BACKGROUND).count();
     assert!(painted > g.len() * 9, "{painted} pixels for {} nodes", g.len());

@@ -212,12 +212,12 @@ proptest! {
         let len = query::frontline_length(&grid, &layer);
         prop_assert!(len.is_finite() && len >= 0.0);
         let mut neg = layer.clone();
-        neg.scale(-1.0);
+        neg.map(|v| -v);
         prop_assert!((query::frontline_length(&grid, &neg) - len).abs() <= 1e-4 * (1.0 + len));
         // Each block holds at most two segments, each at most a diagonal long.
         let blocks = (grid.width() - 1) * (grid.height() - 1);
         prop_assert!(len <= blocks as f32 * 2.0 * std::f32::consts::SQRT_2 * grid.cell_size() + 1e-3);
-        layer.abs();
+        layer.map(f32::abs);
         prop_assert_eq!(query::frontline_length(&grid, &layer), 0.0);
     }
 

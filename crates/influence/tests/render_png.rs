@@ -1,13 +1,13 @@
 //! PNG round trip: encode a rendered map, decode it with the `png` crate, compare.
 #![cfg(feature = "png")]
 
-use influence::render::{encode_png, render_rgb, write_png, Marker, RenderOptions, RgbImage, OBSTACLE_COLOR};
+use influence::render::{encode_png, render_rgb, write_png, RenderOptions, RgbImage, OBSTACLE_COLOR};
 use influence::{glam::Vec2, Error, Grid, Layer};
 
 fn sample() -> RgbImage {
     let grid = Grid::from_rows(&["..#.", "...."]).unwrap();
     let layer = Layer::from_vec(vec![2.0, 1.0, 0.0, -2.0, 0.0, 0.0, 0.0, 0.0]);
-    let marker = Marker { at: Vec2::new(0.5, 1.5), color: [0, 200, 0] };
+    let marker = (Vec2::new(0.5, 1.5), [0, 200, 0]);
     render_rgb(&grid, &layer, &RenderOptions { upscale: 3, markers: vec![marker], ..Default::default() })
         .unwrap()
 }

@@ -1,6 +1,6 @@
 //! Snapshots of small rendered maps: a 12 × 6 grid with a wall between two teams.
 
-use influence::render::{render_rgb, render_text, RenderOptions, Scale, TextOptions};
+use influence::render::{render_rgb, render_text, RenderOptions, Scale};
 use influence::{glam::Vec2, Grid, Layer};
 
 fn grid() -> Grid {
@@ -44,7 +44,7 @@ fn sign_changes(grid: &Grid, layer: &Layer) -> Vec<bool> {
 #[test]
 fn influence_text_with_legend() {
     let grid = grid();
-    let opts = TextOptions { legend: true, ..Default::default() };
+    let opts = RenderOptions { legend: true, ..Default::default() };
     insta::assert_snapshot!(render_text(&grid, &two_teams(&grid), &opts).unwrap());
 }
 
@@ -52,7 +52,7 @@ fn influence_text_with_legend() {
 fn influence_text_with_front_line() {
     let grid = grid();
     let layer = two_teams(&grid);
-    let opts = TextOptions { frontline: Some(sign_changes(&grid, &layer)), ..Default::default() };
+    let opts = RenderOptions { frontline: Some(sign_changes(&grid, &layer)), ..Default::default() };
     insta::assert_snapshot!(render_text(&grid, &layer, &opts).unwrap());
 }
 
@@ -60,8 +60,8 @@ fn influence_text_with_front_line() {
 fn tension_text_sequential() {
     let grid = grid();
     let mut tension = two_teams(&grid);
-    tension.abs();
-    let opts = TextOptions { legend: true, ..Default::default() };
+    tension.map(f32::abs);
+    let opts = RenderOptions { legend: true, ..Default::default() };
     insta::assert_snapshot!(render_text(&grid, &tension, &opts).unwrap());
 }
 
@@ -73,7 +73,7 @@ fn hand_set_values_on_a_fixed_scale() {
     layer[grid.index(10, 4).unwrap()] = -1.5;
     layer[grid.index(6, 0).unwrap()] = f32::NAN;
     let opts =
-        TextOptions { scale: Some(Scale::Diverging { max_abs: 3.0 }), legend: true, ..Default::default() };
+        RenderOptions { scale: Some(Scale::Diverging { max_abs: 3.0 }), legend: true, ..Default::default() };
     insta::assert_snapshot!(render_text(&grid, &layer, &opts).unwrap());
 }
 

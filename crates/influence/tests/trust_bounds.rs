@@ -130,8 +130,9 @@ proptest! {
                 l
             })
             .collect();
-        let refs: Vec<&Layer> = layers.iter().collect();
-        let a = Analysis::from_teams(&refs, me.index(refs.len()));
+        let me = me.index(layers.len());
+        let others: Vec<&Layer> = layers.iter().enumerate().filter(|&(t, _)| t != me).map(|(_, l)| l).collect();
+        let a = Analysis::from_teams(&layers[me], &others);
         for i in 0..grid.len() {
             prop_assert!(a.influence[i].abs() <= a.tension[i], "cell {}: |{}| > {}", i, a.influence[i], a.tension[i]);
             prop_assert!(a.vulnerability[i] >= 0.0);

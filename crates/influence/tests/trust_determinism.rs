@@ -61,7 +61,7 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
     p.steps_grid(grid, 20, &seeds).unwrap();
     let mut steady = Layer::for_space(grid);
     SteadyState::new().solve(grid, &d, &seeds, &mut steady).unwrap();
-    let a = Analysis::from_teams(&[&teams[0], &teams[1]], 0);
+    let a = Analysis::from_teams(&teams[0], &[&teams[1]]);
     let walkable: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
     let route = match (walkable.first(), walkable.last()) {
         (Some(&start), Some(&goal)) => Router::new()

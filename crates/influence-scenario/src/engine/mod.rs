@@ -492,18 +492,19 @@ impl Run {
             for (t, field) in self.fields.iter().enumerate() {
                 self.shown[t] = field.as_ref().map(|f| {
                     let mut layer = self.teams[t].layer().clone();
-                    layer.add(f);
+                    layer.zip_map(f, |a, b| a + b);
                     layer
                 });
             }
         }
         if self.stale.analysis || self.stale.fields {
-            let layers: Vec<&Layer> =
-                (0..self.teams.len()).map(|t| team_layer(&self.teams, &self.shown, t)).collect();
-            if layers.is_empty() {
+            let me = self.scenario.perspective;
+            let team = |t| team_layer(&self.teams, &self.shown, t);
+            let others: Vec<&Layer> = (0..self.teams.len()).filter(|&t| t != me).map(team).collect();
+            if self.teams.is_empty() {
                 self.analysis = Analysis::new(self.scenario.grid.len());
             } else {
-                self.analysis.update(&layers, self.scenario.perspective);
+                self.analysis.update(team(me), &others);
             }
             query::frontline_into(&self.scenario.grid, &self.analysis.influence, &mut self.front);
             for (v, &f) in self.front_layer.values_mut().iter_mut().zip(&self.front) {
@@ -653,7 +654,9 @@ impl<'a> View<'a> {
 
     /// The compound maps from team `t`'s point of view.
     pub fn analysis_for(&self, t: usize) -> Analysis {
-        Analysis::from_teams(&self.teams(), t)
+        let others: Vec<&Layer> =
+            (0..self.run.teams.len()).filter(|&u| u != t).map(|u| self.team(u)).collect();
+        Analysis::from_teams(self.team(t), &others)
     }
 
     /// What the run found, as `summary.json` holds it.

@@ -145,7 +145,7 @@ impl Diffusing {
             if self.before.len() != self.propagator.values().len() {
                 self.before = Layer::for_space(walk);
             }
-            self.before.copy_from(self.propagator.values());
+            self.before.values_mut().copy_from_slice(self.propagator.values().values());
             self.step(walk);
             self.done += 1;
             taken += 1;

@@ -4,6 +4,12 @@
 //! layers and rebuild them every frame. Operations that combine two layers require them to
 //! have the same length (layers made for the same space always do) and panic otherwise, as
 //! slice indexing does: a mismatch is a programming error, never bad input.
+//!
+//! The algebra is two general calls with closures rather than a method per operation:
+//! [`Layer::map`] for one layer (scale, absolute value, clamp, threshold, invert) and
+//! [`Layer::zip_map`] for two (add, subtract, multiply, add a scaled layer, minimum,
+//! maximum, copy); each is one loop the compiler specialises to the closure. What needs the
+//! whole layer keeps its name: [`Layer::weighted_sum`], [`Layer::normalize`].
 
 mod derived;
 
@@ -17,7 +23,7 @@ use crate::space::Space;
 /// use influence::Layer;
 /// let mut a = Layer::from_vec(vec![1.0, -2.0, 3.0]);
 /// let b = Layer::from_vec(vec![0.5, 0.5, 0.5]);
-/// a.add_scaled(&b, 2.0).abs().clamp(0.0, 3.5);
+/// a.zip_map(&b, |a, b| a + 2.0 * b).map(f32::abs).map(|v| v.clamp(0.0, 3.5));
 /// assert_eq!(a.values(), &[2.0, 1.0, 3.5]);
 /// ```
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -97,13 +103,22 @@ impl Layer {
         self
     }
 
-    /// Copies `other`'s values into `self` (no allocation when lengths match).
-    pub fn copy_from(&mut self, other: &Layer) -> &mut Self {
-        self.values.copy_from_slice(&other.values);
-        self
-    }
-
-    /// Applies `f` to every value.
+    /// Applies `f` to every value: the one-layer algebra.
+    ///
+    /// ```
+    /// use influence::Layer;
+    /// let mut l = Layer::from_vec(vec![-2.0, 0.5, 4.0]);
+    /// l.map(|v| v * 2.0)                         // scale
+    ///     .map(f32::abs)                         // absolute value
+    ///     .map(|v| v.clamp(0.0, 6.0))            // clamp
+    ///     .map(|v| if v >= 2.0 { v } else { 0.0 }); // threshold: zero below 2
+    /// assert_eq!(l.values(), &[4.0, 0.0, 6.0]);
+    /// // Invert within the range (the best cell becomes the worst): v → min + max − v.
+    /// if let Some((lo, hi)) = l.min_max() {
+    ///     l.map(|v| lo + hi - v);
+    /// }
+    /// assert_eq!(l.values(), &[2.0, 6.0, 0.0]);
+    /// ```
     pub fn map(&mut self, f: impl Fn(f32) -> f32) -> &mut Self {
         for v in &mut self.values {
             *v = f(*v);
@@ -111,7 +126,20 @@ impl Layer {
         self
     }
 
-    /// Sets each value to `f(self, other)` of the same cell.
+    /// Sets each value to `f(self, other)` of the same cell: the two-layer algebra.
+    ///
+    /// ```
+    /// use influence::Layer;
+    /// let (mut a, b) = (Layer::from_vec(vec![1.0, 4.0]), Layer::from_vec(vec![2.0, -1.0]));
+    /// a.zip_map(&b, |a, b| a + b);                // add (a - b: subtract, a * b: multiply)
+    /// assert_eq!(a.values(), &[3.0, 3.0]);
+    /// a.zip_map(&b, |a, b| a + 0.5 * b);          // add a scaled layer
+    /// assert_eq!(a.values(), &[4.0, 2.5]);
+    /// a.zip_map(&b, f32::min);                    // cell-wise minimum (f32::max: maximum)
+    /// assert_eq!(a.values(), &[2.0, -1.0]);
+    /// a.zip_map(&Layer::from_vec(vec![7.0, 8.0]), |_, b| b); // copy
+    /// assert_eq!(a.values(), &[7.0, 8.0]);
+    /// ```
     ///
     /// # Panics
     /// If the layers have different lengths.
@@ -121,36 +149,6 @@ impl Layer {
             *v = f(*v, o);
         }
         self
-    }
-
-    /// `self += other`.
-    pub fn add(&mut self, other: &Layer) -> &mut Self {
-        self.zip_map(other, |a, b| a + b)
-    }
-
-    /// `self += weight · other`: the weighted sum, one term at a time.
-    pub fn add_scaled(&mut self, other: &Layer, weight: f32) -> &mut Self {
-        self.zip_map(other, |a, b| a + weight * b)
-    }
-
-    /// `self -= other`.
-    pub fn sub(&mut self, other: &Layer) -> &mut Self {
-        self.zip_map(other, |a, b| a - b)
-    }
-
-    /// `self *= other`, cell by cell.
-    pub fn mul(&mut self, other: &Layer) -> &mut Self {
-        self.zip_map(other, |a, b| a * b)
-    }
-
-    /// `self = min(self, other)`, cell by cell.
-    pub fn min_with(&mut self, other: &Layer) -> &mut Self {
-        self.zip_map(other, f32::min)
-    }
-
-    /// `self = max(self, other)`, cell by cell.
-    pub fn max_with(&mut self, other: &Layer) -> &mut Self {
-        self.zip_map(other, f32::max)
     }
 
     /// Sets `self` to `Σ weightᵢ · layerᵢ` (zero for no terms).
@@ -164,25 +162,10 @@ impl Layer {
     /// ```
     pub fn weighted_sum(&mut self, terms: &[(&Layer, f32)]) -> &mut Self {
         self.fill(0.0);
-        for (layer, weight) in terms {
-            self.add_scaled(layer, *weight);
+        for &(layer, weight) in terms {
+            self.zip_map(layer, |a, b| a + weight * b);
         }
         self
-    }
-
-    /// Multiplies every value by `k`.
-    pub fn scale(&mut self, k: f32) -> &mut Self {
-        self.map(|v| v * k)
-    }
-
-    /// Replaces every value by its absolute value.
-    pub fn abs(&mut self) -> &mut Self {
-        self.map(f32::abs)
-    }
-
-    /// Clamps every value into `[lo, hi]`.
-    pub fn clamp(&mut self, lo: f32, hi: f32) -> &mut Self {
-        self.map(|v| v.max(lo).min(hi))
     }
 
     /// Divides by the largest absolute value, so values land in `[-1, 1]` with zero and
@@ -190,23 +173,10 @@ impl Layer {
     pub fn normalize(&mut self) -> &mut Self {
         let m = self.max_abs();
         if m > 0.0 {
-            self.scale(1.0 / m);
+            let k = 1.0 / m;
+            self.map(|v| v * k);
         }
         self
-    }
-
-    /// Mirrors values within their range: `v → min + max − v`, so the best cell becomes the
-    /// worst; on a normalized `[0, 1]` layer this is `1 − v`.
-    pub fn invert(&mut self) -> &mut Self {
-        if let Some((lo, hi)) = self.min_max() {
-            self.map(|v| lo + hi - v);
-        }
-        self
-    }
-
-    /// Zeroes every value below `t`, keeping the others.
-    pub fn threshold(&mut self, t: f32) -> &mut Self {
-        self.map(|v| if v >= t { v } else { 0.0 })
     }
 }
 
@@ -232,28 +202,12 @@ mod tests {
     }
 
     #[test]
-    fn two_layer_ops() {
-        let b = l(&[2.0, -1.0, 0.5]);
-        assert_eq!(l(&[1.0, 1.0, 1.0]).add(&b).values(), &[3.0, 0.0, 1.5]);
-        assert_eq!(l(&[1.0, 1.0, 1.0]).sub(&b).values(), &[-1.0, 2.0, 0.5]);
-        assert_eq!(l(&[1.0, 2.0, 4.0]).mul(&b).values(), &[2.0, -2.0, 2.0]);
-        assert_eq!(l(&[1.0, 2.0, 4.0]).min_with(&b).values(), &[1.0, -1.0, 0.5]);
-        assert_eq!(l(&[1.0, 2.0, 4.0]).max_with(&b).values(), &[2.0, 2.0, 4.0]);
-        assert_eq!(l(&[1.0, 2.0, 4.0]).add_scaled(&b, -2.0).values(), &[-3.0, 4.0, 3.0]);
-    }
-
-    #[test]
     fn one_layer_ops() {
-        assert_eq!(l(&[-2.0, 1.0]).scale(3.0).values(), &[-6.0, 3.0]);
-        assert_eq!(l(&[-2.0, 1.0]).abs().values(), &[2.0, 1.0]);
-        assert_eq!(l(&[-2.0, 1.0, 5.0]).clamp(-1.0, 2.0).values(), &[-1.0, 1.0, 2.0]);
         assert_eq!(l(&[-4.0, 2.0, 0.0]).normalize().values(), &[-1.0, 0.5, 0.0]);
         assert_eq!(l(&[0.0, 0.0]).normalize().values(), &[0.0, 0.0]);
-        assert_eq!(l(&[0.0, 0.25, 1.0]).invert().values(), &[1.0, 0.75, 0.0]);
-        assert_eq!(l(&[2.0, 4.0, 3.0]).invert().values(), &[4.0, 2.0, 3.0]);
-        assert_eq!(l(&[0.1, 0.5, -3.0]).threshold(0.5).values(), &[0.0, 0.5, 0.0]);
         assert_eq!(l(&[0.1, -7.0, 3.0]).min_max(), Some((-7.0, 3.0)));
         assert_eq!(Layer::zeros(0).min_max(), None);
+        assert_eq!(l(&[-2.0, 1.0]).fill(3.0).values(), &[3.0, 3.0]);
     }
 
     #[test]
@@ -268,6 +222,6 @@ mod tests {
     #[test]
     #[should_panic(expected = "different lengths")]
     fn mismatched_lengths_panic() {
-        l(&[1.0]).add(&l(&[1.0, 2.0]));
+        l(&[1.0]).zip_map(&l(&[1.0, 2.0]), |a, b| a + b);
     }
 }

@@ -34,7 +34,7 @@
 //!     red.step_grid(&grid);
 //!     blue.step_grid(&grid);
 //! }
-//! let maps = Analysis::from_teams(&[red.values(), blue.values()], 0);
+//! let maps = Analysis::from_teams(red.values(), &[blue.values()]);
 //! assert!(maps.influence[1] > 0.0 && maps.influence[6] < 0.0);
 //! # Ok::<(), influence::Error>(())
 //! ```

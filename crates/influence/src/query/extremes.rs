@@ -16,7 +16,7 @@ use crate::{layer::Layer, paths::PathScratch, space::Space};
 /// let water = Layer::from_vec(vec![1.0, 3.0, 3.0, 9.0]);
 /// let fire = Layer::from_vec(vec![0.0, 2.5, 0.5, 0.0]);
 /// let mut safety = water.clone();
-/// safety.sub(&fire);
+/// safety.zip_map(&fire, |w, f| w - f);
 /// // Cell 3 is blocked, so cell 2 wins.
 /// assert_eq!(query::extreme(&grid, &safety, Extreme::Highest), Some((2, 2.5)));
 /// assert_eq!(query::extreme(&grid, &safety, Extreme::Lowest), Some((1, 0.5)));

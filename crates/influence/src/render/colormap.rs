@@ -54,36 +54,26 @@ fn lerp_stops(stops: &[[u8; 3]], t: f32) -> [u8; 3] {
 }
 
 /// The diverging map at `t` in `[-1, 1]` (clamped): −1 blue, 0 near-white, +1 red.
-///
-/// ```
-/// use influence::render::diverging;
-/// assert_eq!(diverging(0.0), [247, 247, 247]);
-/// let (blue, red) = (diverging(-1.0), diverging(1.0));
-/// assert!(blue[2] > blue[0] && red[0] > red[2]);
-/// ```
-pub fn diverging(t: f32) -> [u8; 3] {
+pub(crate) fn diverging(t: f32) -> [u8; 3] {
     lerp_stops(&DIVERGING, (t + 1.0) / 2.0)
 }
 
 /// The sequential (viridis) map at `t` in `[0, 1]` (clamped): dark purple to yellow.
-///
-/// ```
-/// use influence::render::sequential;
-/// assert_eq!((sequential(0.0), sequential(1.0)), ([68, 1, 84], [253, 231, 37]));
-/// ```
-pub fn sequential(t: f32) -> [u8; 3] {
+pub(crate) fn sequential(t: f32) -> [u8; 3] {
     lerp_stops(&SEQUENTIAL, t)
 }
 
 /// How values map to colours (and to the characters of [`super::render_text`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scale {
-    /// Signed values: `[-max_abs, max_abs]` onto [`diverging`], zero in the neutral middle.
+    /// Signed values: `[-max_abs, max_abs]` onto the diverging map (ColorBrewer `RdBu`):
+    /// blue below zero, near-white at zero, red above.
     Diverging {
         /// The magnitude shown at full strength; larger ones saturate.
         max_abs: f32,
     },
-    /// One-signed values: `[min, max]` onto [`sequential`].
+    /// One-signed values: `[min, max]` onto the sequential map (viridis): dark purple to
+    /// yellow.
     Sequential {
         /// The value shown darkest; smaller ones saturate.
         min: f32,
@@ -166,13 +156,18 @@ impl Scale {
         }
     }
 
-    /// The colour of value `v`: [`NAN_COLOR`] for NaN.
+    /// The colour of value `v`: [`NAN_COLOR`] for NaN. The scales of unit width are the
+    /// bare colour maps.
     ///
     /// ```
     /// use influence::render::{Scale, NAN_COLOR};
-    /// let scale = Scale::Diverging { max_abs: 1.0 };
-    /// assert_eq!(scale.color(0.0), [247, 247, 247]);
-    /// assert_eq!(scale.color(f32::NAN), NAN_COLOR);
+    /// let diverging = Scale::Diverging { max_abs: 1.0 }; // the map over [-1, 1]
+    /// assert_eq!(diverging.color(0.0), [247, 247, 247]);
+    /// let (blue, red) = (diverging.color(-1.0), diverging.color(1.0));
+    /// assert!(blue[2] > blue[0] && red[0] > red[2]);
+    /// assert_eq!(diverging.color(f32::NAN), NAN_COLOR);
+    /// let viridis = Scale::Sequential { min: 0.0, max: 1.0 }; // the map over [0, 1]
+    /// assert_eq!((viridis.color(0.0), viridis.color(1.0)), ([68, 1, 84], [253, 231, 37]));
     /// ```
     pub fn color(&self, v: f32) -> [u8; 3] {
         let t = self.unit(v);

@@ -3,7 +3,7 @@
 
 use glam::Vec3;
 
-use super::{RgbImage, Scale, FRONTLINE_COLOR, OBSTACLE_COLOR};
+use super::{RenderOptions, RgbImage, Scale, FRONTLINE_COLOR, OBSTACLE_COLOR};
 use crate::space::Graph;
 use crate::{Error, Layer, Space, MAX_CELLS};
 
@@ -14,37 +14,6 @@ pub const GRAPH_BACKGROUND: [u8; 3] = [214, 214, 214];
 pub const EDGE_COLOR: [u8; 3] = [150, 150, 150];
 /// The largest side of a floor panel in pixels.
 pub const MAX_PANEL: u32 = 4096;
-
-/// What [`render_graph`] draws.
-///
-/// ```
-/// use influence::render::GraphRenderOptions;
-/// let opts = GraphRenderOptions { panel: 300, route: vec![0, 4, 9], ..Default::default() };
-/// assert!(opts.edges && opts.scale.is_none());
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-pub struct GraphRenderOptions {
-    /// The value-to-colour mapping; `None` picks [`Scale::auto`].
-    pub scale: Option<Scale>,
-    /// The longer side of each floor's panel in pixels, `16..=`[`MAX_PANEL`]; default 256.
-    pub panel: u32,
-    /// Radius of a node's disc in pixels (`1..=32`); default 3.
-    pub node_radius: u32,
-    /// Draw the edges (default); edges between floors are shown by a square outline round
-    /// both ends instead of a line.
-    pub edges: bool,
-    /// Heights closer than this (after sorting) belong to one floor; default 0.5 world units.
-    pub floor_tolerance: f32,
-    /// Nodes of a route (e.g. [`Route::cells`](crate::route::Route::cells)) to draw as a
-    /// thick black line over the edges.
-    pub route: Vec<usize>,
-}
-
-impl Default for GraphRenderOptions {
-    fn default() -> Self {
-        Self { scale: None, panel: 256, node_radius: 3, edges: true, floor_tolerance: 0.5, route: Vec::new() }
-    }
-}
 
 /// Groups heights into floors: sorted, a new floor wherever the gap to the previous height
 /// exceeds `tolerance`. Returns each floor's lowest height, ascending.
@@ -93,29 +62,38 @@ fn square(image: &mut RgbImage, (cx, cy): (i64, i64), r: i64, c: [u8; 3]) {
 
 /// Draws `layer` on `graph`: one panel per floor, left to right from the lowest, all sharing
 /// the graph's x–y extent (image row 0 is the smallest y, as for grids); edges as grey
-/// lines, then nodes as discs in the scale's colours with black outlines (blocked nodes in
-/// [`OBSTACLE_COLOR`]), then the route.
+/// lines, then the routes, then nodes as discs in the scale's colours with black outlines
+/// (blocked nodes in [`OBSTACLE_COLOR`], front-line nodes black). Of the [`RenderOptions`],
+/// graphs read `scale`, `obstacles`, `frontline`, `routes`, `panel`, `node_radius`, `edges`
+/// and `floor_tolerance`.
 ///
 /// ```
-/// use influence::{render::{render_graph, GraphRenderOptions}, space::Graph, Layer};
+/// use influence::{render::{render_graph, RenderOptions}, space::Graph, Layer};
 /// let graph = Graph::from_text("n 0 0 0\nn 10 0 0\nn 10 0 3\ne 0 1\ne 1 2 4\n")?;
 /// let layer = Layer::from_vec(vec![1.0, 0.5, 0.0]);
-/// let image = render_graph(&graph, &layer, &GraphRenderOptions { panel: 64, ..Default::default() })?;
+/// let image = render_graph(&graph, &layer, &RenderOptions { panel: 64, ..Default::default() })?;
 /// // Two floors (z = 0 and z = 3), side by side.
 /// assert!(image.width() > 2 * image.height());
 /// # Ok::<(), influence::Error>(())
 /// ```
 ///
 /// # Errors
-/// [`Error::BadSize`] if the layer does not have one value per node or the graph has no
-/// nodes; [`Error::BadNumber`] for a panel size, node radius or floor tolerance out of range
+/// [`Error::BadSize`] if the layer or the front-line mask does not have one entry per node
+/// or the graph has no nodes; [`Error::BadNumber`] for a panel size, node radius or floor tolerance out of range
 /// or invalid scale bounds; [`Error::OutOfBounds`] for a route node outside the graph.
-pub fn render_graph(graph: &Graph, layer: &Layer, opts: &GraphRenderOptions) -> Result<RgbImage, Error> {
+pub fn render_graph(graph: &Graph, layer: &Layer, opts: &RenderOptions) -> Result<RgbImage, Error> {
     if layer.len() != graph.len() || graph.is_empty() {
         return Err(Error::BadSize {
             width: graph.len(),
             height: 1,
             reason: "the graph has no nodes or the layer's length differs from its node count",
+        });
+    }
+    if opts.frontline.as_ref().is_some_and(|f| f.len() != graph.len()) {
+        return Err(Error::BadSize {
+            width: graph.len(),
+            height: 1,
+            reason: "the front-line mask's length differs from the graph's node count",
         });
     }
     let range = |what, expected, ok: bool, value: f64| {
@@ -134,7 +112,7 @@ pub fn render_graph(graph: &Graph, layer: &Layer, opts: &GraphRenderOptions) -> 
     )?;
     let tol = opts.floor_tolerance;
     range("floor_tolerance", "finite and >= 0", tol.is_finite() && tol >= 0.0, tol.into())?;
-    if let Some(&bad) = opts.route.iter().find(|&&i| i >= graph.len()) {
+    if let Some(&bad) = opts.routes.iter().flatten().find(|&&i| i >= graph.len()) {
         return Err(Error::OutOfBounds { index: bad, len: graph.len() });
     }
     let scale = opts.scale.map_or_else(|| Ok(Scale::auto(layer)), Scale::validate)?;
@@ -188,13 +166,19 @@ pub fn render_graph(graph: &Graph, layer: &Layer, opts: &GraphRenderOptions) -> 
             }
         }
     }
-    for w in opts.route.windows(2) {
+    for w in opts.routes.iter().flat_map(|r| r.windows(2)) {
         if floor(w[0]) == floor(w[1]) {
             canvas.line(pixel(w[0]), pixel(w[1]), 3, FRONTLINE_COLOR);
         }
     }
     for i in 0..graph.len() {
-        let c = if graph.is_walkable(i) { scale.color(layer[i]) } else { OBSTACLE_COLOR };
+        let c = if opts.obstacles && !graph.is_walkable(i) {
+            OBSTACLE_COLOR
+        } else if opts.frontline.as_ref().is_some_and(|f| f[i]) {
+            FRONTLINE_COLOR
+        } else {
+            scale.color(layer[i])
+        };
         disc(&mut canvas, pixel(i), r, c);
     }
     for &i in &stairs {
@@ -221,7 +205,7 @@ mod tests {
             .unwrap();
         let layer = Layer::from_vec(vec![1.0, 0.0, 0.5, 0.25]);
         let scale = Scale::Sequential { min: 0.0, max: 1.0 };
-        let opts = GraphRenderOptions { scale: Some(scale), panel: 40, ..Default::default() };
+        let opts = RenderOptions { scale: Some(scale), panel: 40, ..Default::default() };
         let img = render_graph(&g, &layer, &opts).unwrap();
         // Margin 6, so node 0 sits at (6, 6) and node 1 at (33, 33); panels 40 wide, gap 6.
         assert_eq!((img.width(), img.height()), (40 * 2 + 6, 40));
@@ -238,17 +222,20 @@ mod tests {
     fn bad_options_are_typed_errors() {
         let g = Graph::from_text("n 0 0 0\nn 1 0 0\ne 0 1\n").unwrap();
         let l = Layer::zeros(2);
-        let with = |f: fn(&mut GraphRenderOptions)| {
-            let mut o = GraphRenderOptions::default();
+        let with = |f: fn(&mut RenderOptions)| {
+            let mut o = RenderOptions::default();
             f(&mut o);
             render_graph(&g, &l, &o)
         };
         assert!(matches!(with(|o| o.panel = 8), Err(Error::BadNumber { what: "panel", .. })));
         assert!(matches!(with(|o| o.node_radius = 0), Err(Error::BadNumber { .. })));
         assert!(matches!(with(|o| o.floor_tolerance = f32::NAN), Err(Error::BadNumber { .. })));
-        assert!(matches!(with(|o| o.route = vec![0, 5]), Err(Error::OutOfBounds { index: 5, len: 2 })));
         assert!(matches!(
-            render_graph(&g, &Layer::zeros(3), &GraphRenderOptions::default()),
+            with(|o| o.routes = vec![vec![0, 5]]),
+            Err(Error::OutOfBounds { index: 5, len: 2 })
+        ));
+        assert!(matches!(
+            render_graph(&g, &Layer::zeros(3), &RenderOptions::default()),
             Err(Error::BadSize { .. })
         ));
         assert!(with(|_| {}).is_ok());

@@ -112,52 +112,71 @@ impl RgbImage {
     }
 }
 
-/// A point of interest drawn over the map: a unit, an objective, a query's answer.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Marker {
-    /// World position (converted to pixels through the grid's origin and cell size).
-    pub at: Vec2,
-    /// Fill colour; the outline is black.
-    pub color: [u8; 3],
-}
-
-/// What [`render_rgb`] draws.
+/// What the renderers draw: one set of options for [`render_rgb`], [`render_text`] and
+/// [`render_graph`]. Each reads the fields that mean something for its picture, as each
+/// field says; the others are left alone, so one value can drive every view of a scene.
 ///
 /// ```
-/// use influence::render::{Marker, RenderOptions};
+/// use influence::{render::RenderOptions, glam::Vec2};
 /// let opts = RenderOptions {
 ///     upscale: 8,
-///     markers: vec![Marker { at: influence::glam::Vec2::new(3.5, 2.5), color: [0, 200, 0] }],
+///     markers: vec![(Vec2::new(3.5, 2.5), [0, 200, 0])],
 ///     ..Default::default()
 /// };
-/// assert!(opts.obstacles && opts.scale.is_none());
+/// assert!(opts.obstacles && opts.scale.is_none() && !opts.legend);
 /// ```
+///
+/// [`render_text`]: super::render_text
+/// [`render_graph`]: super::render_graph
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderOptions {
-    /// The value-to-colour mapping; `None` picks [`Scale::auto`].
+    /// The value-to-colour (or -character) mapping; `None` picks [`Scale::auto`]. All.
     pub scale: Option<Scale>,
-    /// Pixels per cell side, `1..=`[`MAX_UPSCALE`]; default 1.
-    pub upscale: u32,
-    /// Draw blocked cells in [`OBSTACLE_COLOR`] (default) instead of their value's colour.
+    /// Blocked cells drawn as walls — [`OBSTACLE_COLOR`], `#` in text — (default) instead
+    /// of by their value. All.
     pub obstacles: bool,
-    /// One flag per cell; flagged cells are drawn in [`FRONTLINE_COLOR`].
+    /// One flag per cell; flagged cells are drawn in [`FRONTLINE_COLOR`] (`|` in text, black
+    /// nodes on graphs). All.
     pub frontline: Option<Vec<bool>>,
-    /// Routes as lists of cells (e.g. [`Route::cells`](crate::route::Route::cells)), each drawn
-    /// as a black line with a white casing through its cells' centres, under the markers.
+    /// Routes as lists of cells (e.g. [`Route::cells`](crate::route::Route::cells)): on
+    /// grids each a black line with a white casing through its cells' centres, under the
+    /// markers; on graphs a thick black line over the edges. Pictures.
     pub routes: Vec<Vec<usize>>,
-    /// Diamonds drawn last, about two cells across.
-    pub markers: Vec<Marker>,
+    /// Pixels per cell side of a grid picture, `1..=`[`MAX_UPSCALE`]; default 1.
+    pub upscale: u32,
+    /// Points of interest on a grid picture — a unit, an objective, a query's answer — at
+    /// world positions (converted through the grid's origin and cell size), with their fill
+    /// colour: diamonds about two cells across, outlined black, drawn last.
+    pub markers: Vec<(Vec2, [u8; 3])>,
+    /// Text: append a line explaining the characters and the scale's bounds.
+    pub legend: bool,
+    /// Graph pictures: the longer side of each floor's panel in pixels,
+    /// `16..=`[`MAX_PANEL`](super::MAX_PANEL); default 256.
+    pub panel: u32,
+    /// Graph pictures: radius of a node's disc in pixels (`1..=32`); default 3.
+    pub node_radius: u32,
+    /// Graph pictures: draw the edges (default); edges between floors are shown by a square
+    /// outline round both ends instead of a line.
+    pub edges: bool,
+    /// Graph pictures: heights closer than this (after sorting) belong to one floor;
+    /// default 0.5 world units.
+    pub floor_tolerance: f32,
 }
 
 impl Default for RenderOptions {
     fn default() -> Self {
         Self {
             scale: None,
-            upscale: 1,
             obstacles: true,
             frontline: None,
             routes: Vec::new(),
+            upscale: 1,
             markers: Vec::new(),
+            legend: false,
+            panel: 256,
+            node_radius: 3,
+            edges: true,
+            floor_tolerance: 0.5,
         }
     }
 }
@@ -188,9 +207,9 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
             value: f64::from(s),
         });
     }
-    for m in &opts.markers {
-        finite("marker x", m.at.x)?;
-        finite("marker y", m.at.y)?;
+    for (at, _) in &opts.markers {
+        finite("marker x", at.x)?;
+        finite("marker y", at.y)?;
     }
     if let Some(&bad) = opts.routes.iter().flatten().find(|&&i| i >= grid.len()) {
         return Err(Error::OutOfBounds { index: bad, len: grid.len() });
@@ -236,8 +255,8 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
             image.line(centre(step[0]), centre(step[1]), width, color);
         }
     }
-    for m in &opts.markers {
-        image.draw_marker(grid.to_cell_space(m.at) * s as f32, s, m.color);
+    for &(at, color) in &opts.markers {
+        image.draw_marker(grid.to_cell_space(at) * s as f32, s, color);
     }
     Ok(image)
 }
@@ -286,10 +305,7 @@ mod tests {
         assert!(matches!(render_rgb(&grid, &Layer::zeros(15), &opts), Err(Error::BadSize { .. })));
         let opts = RenderOptions { frontline: Some(vec![false; 3]), ..Default::default() };
         assert!(matches!(render_rgb(&grid, &layer, &opts), Err(Error::BadSize { .. })));
-        let opts = RenderOptions {
-            markers: vec![Marker { at: Vec2::new(f32::NAN, 0.0), color: GREEN }],
-            ..Default::default()
-        };
+        let opts = RenderOptions { markers: vec![(Vec2::new(f32::NAN, 0.0), GREEN)], ..Default::default() };
         assert!(matches!(render_rgb(&grid, &layer, &opts), Err(Error::BadNumber { .. })));
     }
 
@@ -297,7 +313,7 @@ mod tests {
     fn markers_are_outlined_diamonds_clipped_at_the_edges() {
         let grid = Grid::new(4, 3).unwrap().with_cell_size(10.0).unwrap();
         let layer = Layer::for_space(&grid);
-        let at = |x, y| Marker { at: Vec2::new(x, y), color: GREEN };
+        let at = |x, y| (Vec2::new(x, y), GREEN);
         let opts = RenderOptions {
             upscale: 2,
             markers: vec![at(15.0, 15.0), at(0.0, 0.0), at(39.9, 29.9), at(-1e30, 1e30)],

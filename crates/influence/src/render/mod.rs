@@ -4,7 +4,10 @@
 //! Signed layers (an influence map: one side positive, the other negative) use a diverging
 //! colour map — blue below zero, near-white at zero, red above — and one-signed layers
 //! (tension, vulnerability, distance) a sequential one (viridis); [`Scale::auto`] picks
-//! between them. Walls are drawn dark grey, an optional front-line mask black, NaN magenta,
+//! between them, and [`Scale::color`] is either map at any value (the bare maps are the
+//! scales of unit width: `Scale::Diverging { max_abs: 1.0 }` over `[-1, 1]`,
+//! `Scale::Sequential { min: 0.0, max: 1.0 }` over `[0, 1]`). One [`RenderOptions`] serves
+//! every renderer. Walls are drawn dark grey, an optional front-line mask black, NaN magenta,
 //! and markers as outlined diamonds at world positions. Image row 0 and the first text line
 //! are grid row y = 0.
 //!
@@ -26,12 +29,12 @@ mod image;
 mod png;
 mod text;
 
-pub use colormap::{diverging, sequential, Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
-pub use graph::{render_graph, GraphRenderOptions, EDGE_COLOR, GRAPH_BACKGROUND, MAX_PANEL};
-pub use image::{render_rgb, Marker, RenderOptions, RgbImage, MAX_UPSCALE};
+pub use colormap::{Scale, FRONTLINE_COLOR, NAN_COLOR, OBSTACLE_COLOR};
+pub use graph::{render_graph, EDGE_COLOR, GRAPH_BACKGROUND, MAX_PANEL};
+pub use image::{render_rgb, RenderOptions, RgbImage, MAX_UPSCALE};
 #[cfg(feature = "png")]
 pub use png::{encode_png, write_png};
-pub use text::{render_text, TextOptions};
+pub use text::render_text;
 
 use crate::{Error, Grid, Layer};
 

@@ -8,21 +8,12 @@
 //!   level (1/18 of the scale) away from it;
 //! - sequential scale: `0`..`9` from the scale's minimum to its maximum.
 //!
-//! Blocked cells are `#`, front-line cells `|`, NaN `?`.
+//! Blocked cells are `#` (unless [`RenderOptions::obstacles`] is off), front-line cells `|`,
+//! NaN `?`. Of the [`RenderOptions`], text reads `scale`, `obstacles`, `frontline` and
+//! `legend`.
 
-use super::{prepare, Scale};
+use super::{prepare, RenderOptions, Scale};
 use crate::{Error, Grid, Layer};
-
-/// What [`render_text`] draws.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct TextOptions {
-    /// The value-to-level mapping; `None` picks [`Scale::auto`].
-    pub scale: Option<Scale>,
-    /// One flag per cell; flagged walkable cells are drawn as `|`.
-    pub frontline: Option<Vec<bool>>,
-    /// Append a line explaining the characters and the scale's bounds.
-    pub legend: bool,
-}
 
 /// The character of value `v`, as the module documentation describes.
 fn level_char(scale: &Scale, v: f32) -> char {
@@ -43,10 +34,10 @@ fn level_char(scale: &Scale, v: f32) -> char {
 /// then the legend line if asked for.
 ///
 /// ```
-/// use influence::{render::{render_text, TextOptions}, Grid, Layer};
+/// use influence::{render::{render_text, RenderOptions}, Grid, Layer};
 /// let grid = Grid::from_rows(&["..#.", "...."])?;
 /// let layer = Layer::from_vec(vec![0.0, 1.0, 0.0, 2.0, 2.0, 2.0, 0.5, 0.0]);
-/// let opts = TextOptions { legend: true, ..Default::default() };
+/// let opts = RenderOptions { legend: true, ..Default::default() };
 /// assert_eq!(
 ///     render_text(&grid, &layer, &opts)?,
 ///     "05#9\n9920\nsequential 0..2: 0 (low) to 9 (high); # blocked, | front line, ? NaN\n"
@@ -57,11 +48,11 @@ fn level_char(scale: &Scale, v: f32) -> char {
 /// # Errors
 /// [`Error::BadSize`] if the layer or the front-line mask does not have one entry per cell;
 /// [`Error::BadNumber`] for invalid scale bounds.
-pub fn render_text(grid: &Grid, layer: &Layer, opts: &TextOptions) -> Result<String, Error> {
+pub fn render_text(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<String, Error> {
     let scale = prepare(grid, layer, opts.scale, opts.frontline.as_deref())?;
     let mut out = String::with_capacity((grid.width() + 1) * grid.height());
     for (i, (&v, &blocked)) in layer.values().iter().zip(grid.blocked()).enumerate() {
-        out.push(if blocked {
+        out.push(if blocked && opts.obstacles {
             '#'
         } else if opts.frontline.as_ref().is_some_and(|f| f[i]) {
             '|'
@@ -86,36 +77,37 @@ pub fn render_text(grid: &Grid, layer: &Layer, opts: &TextOptions) -> Result<Str
 mod tests {
     use super::*;
 
-    fn text(rows: &[&str], values: &[f32], opts: &TextOptions) -> String {
+    fn text(rows: &[&str], values: &[f32], opts: &RenderOptions) -> String {
         render_text(&Grid::from_rows(rows).unwrap(), &Layer::from_vec(values.to_vec()), opts).unwrap()
     }
 
     #[test]
     fn diverging_levels_by_sign_and_strength() {
         let values = [-9.0, -5.0, -1.0, -0.4, 0.0, 0.49, 0.51, 5.0, 9.0, 20.0];
-        let opts = TextOptions { scale: Some(Scale::Diverging { max_abs: 9.0 }), ..Default::default() };
+        let opts = RenderOptions { scale: Some(Scale::Diverging { max_abs: 9.0 }), ..Default::default() };
         assert_eq!(text(&[".........."], &values, &opts), "iea...1599\n");
     }
 
     #[test]
     fn sequential_levels_walls_front_and_nan() {
-        let opts = TextOptions {
+        let opts = RenderOptions {
             frontline: Some(vec![false, false, false, true, false, false]),
             ..Default::default()
         };
         assert_eq!(text(&["..#", "..."], &[0.0, 1.0, 0.0, 3.0, f32::NAN, 0.5], &opts), "03#\n|?2\n");
         // A constant layer is all minimum, never NaN.
-        assert_eq!(text(&["..", ".."], &[2.0; 4], &TextOptions::default()), "00\n00\n");
+        assert_eq!(text(&["..", ".."], &[2.0; 4], &RenderOptions::default()), "00\n00\n");
     }
 
     #[test]
     fn legend_and_errors() {
-        let opts = TextOptions { legend: true, ..Default::default() };
+        let opts = RenderOptions { legend: true, ..Default::default() };
         let out = text(&[".."], &[-2.0, 1.0], &opts);
         assert_eq!(out.lines().nth(1).unwrap().split(':').next(), Some("diverging ±2"));
         let grid = Grid::new(2, 2).unwrap();
         assert!(matches!(render_text(&grid, &Layer::zeros(3), &opts), Err(Error::BadSize { .. })));
-        let opts = TextOptions { scale: Some(Scale::Diverging { max_abs: f32::NAN }), ..Default::default() };
+        let opts =
+            RenderOptions { scale: Some(Scale::Diverging { max_abs: f32::NAN }), ..Default::default() };
         assert!(matches!(render_text(&grid, &Layer::zeros(4), &opts), Err(Error::BadNumber { .. })));
     }
 }

@@ -1,5 +1,5 @@
 //! Finding cells from world points, for any space that can: the cell a point stands on and
-//! the cells within a straight-line radius of it. [`SpaceStamper`](crate::SpaceStamper)
+//! the cells within a straight-line radius of it. [`Stamper`](crate::Stamper)
 //! places sources through it, so one stamping function serves grids and graphs.
 
 use glam::Vec3;

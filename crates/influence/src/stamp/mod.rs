@@ -1,6 +1,8 @@
-//! Stamping: writing sources into a layer — into a grid layer with [`Stamper`] (below), and
-//! into a layer of any space that can find cells from world points ([`Locate`](crate::Locate):
-//! graphs, and grids too) with [`SpaceStamper`].
+//! Stamping: writing sources into a layer of any space that can find cells from world
+//! points ([`Locate`]: grids and graphs) with one [`Stamper`]. On a grid it
+//! takes the fast path described below; on other spaces, and for sources lifted above a
+//! grid ([`Source::set_height`]), the generic one (`stamp/space.rs`: walking or straight-line
+//! distance in 3D).
 //!
 //! Each source covers the cells within its radius; each covered, walkable cell combines the
 //! source's value with what it holds, per the source's [`Mode`]. Blocked cells never receive
@@ -47,18 +49,17 @@
 //! the centres, kernels 0.31 ms, direct evaluation (`Stamper::direct`) 0.33 (before: 0.76)
 //! and the reference 0.80. Direct evaluation now costs about what a kernel does.
 
+use std::any::Any;
 use std::collections::HashMap;
 
 use crate::falloff::{Falloff, FalloffKey};
 use crate::layer::Layer;
 use crate::paths::PathScratch;
 use crate::source::{Metric, Mode, Source};
-use crate::space::{Grid, Space};
+use crate::space::{Grid, Locate, Space};
 
 mod direct;
 mod space;
-
-pub use space::{stamp_space, SpaceStamper};
 
 use direct::{direct_rows, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set, Straight};
 
@@ -72,8 +73,13 @@ const MAX_KERNEL_REACH: isize = 128;
 /// At most this many kernels are cached; further triples are evaluated directly.
 const MAX_KERNELS: usize = 256;
 
-/// Writes sources into layers, keeping kernels and path scratch between calls so that a
-/// per-frame caller allocates only while warming up.
+/// Writes sources into layers of any [`Locate`] space (grids with cached kernels, graphs
+/// with walking or straight-line distance), keeping kernels and path scratch between calls
+/// so that a per-frame caller allocates only while warming up.
+///
+/// One stamper serves every space: [`stamp`](Self::stamp) recognises a [`Grid`] by its type
+/// and takes the grid path there, so one vocabulary covers grids and graphs and a grid never
+/// loses its kernels.
 ///
 /// ```
 /// use influence::{Falloff, Grid, Layer, Source, Stamper};
@@ -156,23 +162,51 @@ impl Stamper {
     }
 
     /// Stamps every source into `layer`, in order.
-    pub fn stamp_all<'a>(
+    ///
+    /// # Panics
+    /// If `layer` was not made for `space` (different length).
+    pub fn stamp_all<'a, S: Locate + 'static>(
         &mut self,
-        grid: &Grid,
+        space: &S,
         layer: &mut Layer,
         sources: impl IntoIterator<Item = &'a Source>,
     ) {
         for source in sources {
-            self.stamp(grid, layer, source);
+            self.stamp(space, layer, source);
         }
     }
 
-    /// Stamps one source into `layer`.
+    /// Stamps one source into `layer` of `space`: on a [`Grid`], a source at height 0 by the
+    /// grid path (kernels, row loops); anywhere else as `stamp/space.rs` describes, with
+    /// distances from the source's position lifted to its [height](Source::height).
+    ///
+    /// ```
+    /// use influence::{space::Graph, Falloff, Layer, Metric, Source, Stamper, glam::{Vec2, Vec3}};
+    /// // A corridor of waypoints 2 apart.
+    /// let positions = (0..5).map(|i| Vec3::new(2.0 * i as f32, 0.0, 0.0)).collect();
+    /// let graph = Graph::from_edges(positions, (1..5).map(|i| (i - 1, i)))?;
+    /// let mut layer = Layer::for_space(&graph);
+    /// let unit = Source::new(Vec2::new(0.0, 0.0), 8.0, Falloff::Linear, 8.0)?.with_metric(Metric::Path);
+    /// Stamper::new().stamp(&graph, &mut layer, &unit);
+    /// assert_eq!(layer.values(), &[8.0, 6.0, 4.0, 2.0, 0.0]);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// `S: 'static` because the grid is recognised by its type (every space of the library
+    /// qualifies); the test is decided when the call is compiled, so it costs nothing.
     ///
     /// # Panics
-    /// If `layer` was not made for `grid` (different length).
-    pub fn stamp(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) {
-        assert_eq!(layer.len(), grid.len(), "layer was not made for this grid");
+    /// If `layer` was not made for `space` (different length).
+    pub fn stamp<S: Locate + 'static>(&mut self, space: &S, layer: &mut Layer, source: &Source) {
+        assert_eq!(layer.len(), space.len(), "layer was not made for this space");
+        match (space as &dyn Any).downcast_ref::<Grid>() {
+            Some(grid) if source.height() == 0.0 => self.stamp_grid(grid, layer, source),
+            _ => self.stamp_located(space, layer, source),
+        }
+    }
+
+    /// The grid path: a point, a path sweep, a cached kernel or direct evaluation.
+    fn stamp_grid(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) {
         let at = Placement::of(grid, source);
         if matches!(source.falloff(), Falloff::Point) {
             if let Some(i) = cell_index(grid, at.cell.0, at.cell.1).filter(|&i| grid.is_walkable(i)) {

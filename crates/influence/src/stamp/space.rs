@@ -1,15 +1,15 @@
 //! Stamping on any space that can find cells from world points ([`Locate`]): graphs, and
-//! grids too, with the same sources as [`Stamper`](crate::Stamper).
+//! grids when a source stands above their plane, with the same sources as on grids.
 //!
-//! [`Stamper`](crate::Stamper) is the fast grid path (cached kernels, row loops). This is
-//! the generic one: it reuses the source's own curve ([`Source::value_at`]) and mode
+//! [`Stamper::stamp`] on a grid takes the fast path (cached kernels, row loops). This is
+//! the generic one: it reuses the source's own curve and mode
 //! ([`Mode::apply`](crate::Mode::apply)), and only measures distance differently per space.
-//! A [`Source`] has a 2D position; [`SpaceStamper::stamp`] lifts it to the height `z` given
-//! (a floor of a building) and measures:
+//! A [`Source`] has a 2D position and a height ([`Source::height`], a floor of a building)
+//! and is measured from both:
 //!
 //! * [`Metric::Path`]: walking distance from the cell the point is on ([`Locate::locate`];
 //!   the nearest walkable node of a graph), along the space's neighbour steps, with
-//!   [`PathScratch`] — on a multi-floor graph, up and down the stairs only.
+//!   the stamper's path scratch — on a multi-floor graph, up and down the stairs only.
 //! * [`Metric::Euclidean`]: the straight 3D distance from the point to each cell's
 //!   position — through floors and walls, as World in Conflict's "true distance".
 //! * [`Metric::Manhattan`], [`Metric::Octile`]: the metric's horizontal length plus the
@@ -17,65 +17,22 @@
 //!
 //! A [`Falloff::Point`] source writes its strength into the located
 //! cell alone. Blocked cells never receive influence. On a grid, path stamping here equals
-//! [`Stamper`](crate::Stamper)'s bit for bit, and the straight metrics agree to float
-//! rounding (the grid path measures in cell units).
+//! the grid path bit for bit, and the straight metrics agree to float rounding (the grid
+//! path measures in cell units).
 
 use glam::Vec3;
 
+use super::Stamper;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
-use crate::paths::PathScratch;
 use crate::source::{Metric, Source};
 use crate::space::Locate;
 
-/// Stamps sources into layers of any [`Locate`] space, keeping path scratch between calls.
-///
-/// ```
-/// use influence::{space::Graph, stamp::SpaceStamper, Falloff, Layer, Metric, Source, glam::{Vec2, Vec3}};
-/// // A corridor of waypoints 2 apart.
-/// let positions = (0..5).map(|i| Vec3::new(2.0 * i as f32, 0.0, 0.0)).collect();
-/// let graph = Graph::from_edges(positions, (1..5).map(|i| (i - 1, i)))?;
-/// let mut layer = Layer::for_space(&graph);
-/// let unit = Source::new(Vec2::new(0.0, 0.0), 8.0, Falloff::Linear, 8.0)?.with_metric(Metric::Path);
-/// SpaceStamper::new().stamp(&graph, &mut layer, &unit, 0.0);
-/// assert_eq!(layer.values(), &[8.0, 6.0, 4.0, 2.0, 0.0]);
-/// # Ok::<(), influence::Error>(())
-/// ```
-#[derive(Debug, Default, Clone)]
-pub struct SpaceStamper {
-    paths: PathScratch,
-}
-
-impl SpaceStamper {
-    /// Empty scratch.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Stamps every source, all at height `z`, in order.
-    pub fn stamp_all<'a, L: Locate>(
-        &mut self,
-        space: &L,
-        layer: &mut Layer,
-        sources: impl IntoIterator<Item = &'a Source>,
-        z: f32,
-    ) {
-        for source in sources {
-            self.stamp(space, layer, source, z);
-        }
-    }
-
-    /// Stamps `source`, standing at its position lifted to height `z`, into `layer`. A
-    /// non-finite `z` stamps nothing.
-    ///
-    /// # Panics
-    /// If `layer` was not made for `space` (different length).
-    pub fn stamp<L: Locate>(&mut self, space: &L, layer: &mut Layer, source: &Source, z: f32) {
-        assert_eq!(layer.len(), space.len(), "layer was not made for this space");
-        let at = source.position().extend(z);
-        if !z.is_finite() {
-            return;
-        }
+impl Stamper {
+    /// Stamps `source`, standing at its position lifted to its height, into `layer` of any
+    /// [`Locate`] space, as the module documentation describes.
+    pub(super) fn stamp_located<L: Locate>(&mut self, space: &L, layer: &mut Layer, source: &Source) {
+        let at = source.position().extend(source.height());
         let (mode, radius) = (source.mode(), source.radius());
         let values = layer.values_mut();
         if matches!(source.falloff(), Falloff::Point) {
@@ -111,15 +68,6 @@ fn straight_distance(metric: Metric, v: Vec3) -> f32 {
     }
 }
 
-/// Stamps one source at height `z` with fresh scratch: [`SpaceStamper::stamp`] for a
-/// one-off call (a per-frame caller keeps a [`SpaceStamper`]).
-///
-/// # Panics
-/// If `layer` was not made for `space`.
-pub fn stamp_space<L: Locate>(space: &L, layer: &mut Layer, source: &Source, z: f32) {
-    SpaceStamper::new().stamp(space, layer, source, z);
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,7 +89,7 @@ mod tests {
                         .with_metric(metric)
                         .with_mode(mode);
                     Stamper::new().stamp(&grid, &mut a, &src);
-                    stamp_space(&grid, &mut b, &src, 0.0);
+                    Stamper::new().stamp_located(&grid, &mut b, &src);
                 }
                 if metric == Metric::Path {
                     assert_eq!(a, b, "{metric:?} {mode:?}");
@@ -155,16 +103,22 @@ mod tests {
     }
 
     #[test]
-    fn point_sources_hit_the_located_cell_and_bad_heights_nothing() {
+    fn point_sources_hit_the_located_cell_and_heights_lift_the_source() {
         let grid = Grid::from_rows(&["...", ".@."]).unwrap();
         let mut layer = Layer::for_space(&grid);
+        let mut stamper = Stamper::new();
         let src = Source::new(grid.cell_center(2, 1), 3.0, Falloff::Point, 1.0).unwrap();
-        stamp_space(&grid, &mut layer, &src, 0.0);
+        stamper.stamp_located(&grid, &mut layer, &src);
         assert_eq!(layer[5], 3.0);
-        stamp_space(&grid, &mut layer, &src, f32::NAN);
-        assert_eq!(layer.sum(), 3.0);
         let wall = Source::new(grid.cell_center(1, 1), 3.0, Falloff::Point, 1.0).unwrap();
-        stamp_space(&grid, &mut layer, &wall, 0.0);
+        stamper.stamp_located(&grid, &mut layer, &wall);
         assert_eq!(layer.sum(), 3.0);
+        // One unit above the middle of the top row: the cell under it is 1 away, its
+        // neighbours √2 (or walls), so a radius of 1.2 reaches that cell alone.
+        let mut above = Source::new(grid.cell_center(1, 0), 1.0, Falloff::Constant, 1.2).unwrap();
+        above.set_height(1.0).unwrap();
+        let mut lifted = Layer::for_space(&grid);
+        stamper.stamp(&grid, &mut lifted, &above);
+        assert_eq!(lifted.values(), &[0.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
     }
 }
