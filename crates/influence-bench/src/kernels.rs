@@ -7,8 +7,8 @@
 //! | --- | --- | --- | --- |
 //! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells | `reference::stamp` | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | map cell |
-//! | `diffuse4`, `diffuse8` | one `Propagator::step_grid` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
-//! | `fused4`, `fused8` | `Propagator::steps_grid`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | map cell and step |
+//! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
+//! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | map cell and step |
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | cell the fill heats |
 //!
@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
-use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState};
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps};
 use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
@@ -235,7 +235,7 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     let mut p = Propagator::new(&grid, d);
     for _ in 0..8 {
         p.write_seeds(&grid, &seeds).expect("seeds on the map");
-        p.step_grid(&grid);
+        let _ = p.step(&grid, Steps::default());
     }
     let n = size * size * steps;
     let mut r =
@@ -245,17 +245,11 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     (
         Box::new(move || {
             // One thread runs on the caller's: a hop into a pool would cost microseconds.
-            match (steps, threads) {
-                (1, 1) => {
-                    let _ = p.write_seeds(&grid, &seeds);
-                    p.step_grid(&grid);
-                }
-                (_, 1) => drop(p.steps_grid(&grid, steps, &seeds)),
-                (1, _) => pool.install(|| {
-                    let _ = p.write_seeds(&grid, &seeds);
-                    p.par_step_grid(&grid);
-                }),
-                _ => pool.install(|| drop(p.par_steps_grid(&grid, steps, &seeds))),
+            let run = Steps { count: steps, seeds: &seeds, parallel: threads > 1, ..Steps::default() };
+            if threads > 1 {
+                pool.install(|| drop(p.step(&grid, run)));
+            } else {
+                drop(p.step(&grid, run));
             }
             black_box(p.values());
         }),

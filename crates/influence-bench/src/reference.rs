@@ -7,7 +7,7 @@
 
 use influence::glam::Vec3;
 use influence::propagate::{Chase, Diffusion, Seed};
-use influence::{Connectivity, Grid, Layer, Source};
+use influence::{Connectivity, Grid, Layer, Source, Space};
 
 /// Stamps `sources` (Euclidean distance, additive) the naive way: every cell of each
 /// source's bounding box, distance and falloff computed from scratch, checked indexing.
@@ -48,6 +48,27 @@ pub fn analysis(mine: &[f32], theirs: &[f32]) -> [Vec<f32>; 5] {
         directed.push(tension[i] + influence[i]);
     }
     [influence, tension, product, vulnerability, directed]
+}
+
+/// A grid seen only as a [`Space`] (its `as_grid` left at `None`): a
+/// [`Propagator`](influence::propagate::Propagator) steps it with the generic rule, the one
+/// written over any space, instead of the grid's row-wise kernel.
+#[derive(Debug, Clone, Copy)]
+pub struct GenericSpace<'a>(pub &'a Grid);
+
+impl Space for GenericSpace<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_walkable(&self, i: usize) -> bool {
+        self.0.is_walkable(i)
+    }
+    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
+        self.0.for_each_neighbour(i, visit);
+    }
+    fn position(&self, i: usize) -> Vec3 {
+        self.0.position(i)
+    }
 }
 
 /// The diffusion step of "Influence Maps: Part 1": per-cell neighbour checks with bounds tests, the article's
@@ -226,7 +247,7 @@ mod tests {
 
     #[test]
     fn naive_diffusion_agrees_with_the_propagator_bit_for_bit() {
-        use influence::propagate::{Propagator, Seed};
+        use influence::propagate::{Propagator, Seed, Steps};
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = Grid::from_rows(&["......", ".@@...", "....@.", "......"])
                 .unwrap()
@@ -236,7 +257,7 @@ mod tests {
             let mut naive = DiffusionReference { map: vec![0.0; 24], buffer: vec![0.0; 24] };
             for _ in 0..12 {
                 fast.write_seeds(&grid, &[Seed::new(0, 5.0)]).unwrap();
-                fast.step_grid(&grid);
+                fast.step(&grid, Steps::default()).unwrap();
                 naive.buffer[0] = 5.0;
                 naive.step(&grid, &d);
             }

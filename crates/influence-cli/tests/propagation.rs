@@ -7,7 +7,7 @@ use std::path::Path;
 
 use common::{influence_ok, read_npy, summary};
 use influence::glam::{Vec2, Vec3};
-use influence::propagate::{seeds_from_sources, Chase, Diffusion, FloodFill, Propagator, SteadyState};
+use influence::propagate::{seeds_from_sources, Chase, Diffusion, FloodFill, Propagator, SteadyState, Steps};
 use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Stamper};
 
 const ROWS: [&str; 6] =
@@ -73,7 +73,7 @@ fn diffusion_equals_the_propagator_stepped_directly() {
         let mut p = Propagator::new(&walk, d);
         for _ in 0..9 {
             p.write_seeds(&walk, &seeds).unwrap();
-            p.step_grid(&walk);
+            p.step(&walk, Steps::default()).unwrap();
         }
         p.write_seeds(&walk, &seeds).unwrap();
         assert_eq!(layer(dir.path(), name), p.values().values(), "{name}");

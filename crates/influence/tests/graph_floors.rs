@@ -4,7 +4,7 @@
 
 use influence::glam::{Vec2, Vec3};
 use influence::paths::PathScratch;
-use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{Edge, Graph};
 use influence::{Falloff, Layer, Metric, Source, Space, SpaceStamper};
@@ -118,7 +118,7 @@ fn diffusion_reaches_floor_two_by_the_stair_only() {
     let mut p = Propagator::new(&g, d);
     for _ in 0..60 {
         p.write_seeds(&g, &seeds).unwrap();
-        p.step(&g);
+        p.step(&g, Steps::default()).unwrap();
     }
     assert!((p.values()[FLOOR] - steady[FLOOR]).abs() < 1e-6);
     let closed = building().with_blocked([FOOT]).unwrap();

@@ -6,6 +6,7 @@ use influence::glam::{Vec2, Vec3};
 use influence::paths::PathScratch;
 use influence::propagate::{
     Chase, Diffusion, FloodFill, MemoryLayer, Persistence, Propagator, Seed, SparsePropagator, SteadyState,
+    Steps,
 };
 use influence::query::{self, Extreme};
 use influence::space::{Edge, Graph};
@@ -48,10 +49,10 @@ fn the_step_on_a_graph_follows_the_rule_by_hand() {
             .unwrap();
     let mut p = Propagator::new(&g, Diffusion::new(0.5, 1.0).unwrap().with_threshold(0.0).unwrap());
     p.write_seeds(&g, &[Seed::new(0, 1.0)]).unwrap();
-    p.step(&g);
+    p.step(&g, Steps::default()).unwrap();
     assert_eq!(p.values().values(), &[0.0, (-0.5f32).exp(), 0.0]);
     p.write_seeds(&g, &[Seed::new(0, 1.0)]).unwrap();
-    p.step(&g);
+    p.step(&g, Steps::default()).unwrap();
     assert_eq!(p.values()[2], (-0.5f32).exp() * (-1.5f32).exp());
 }
 
@@ -64,7 +65,7 @@ fn sparse_diffusion_equals_the_dense_step_bit_for_bit() {
     for step in 0..40 {
         dense.write_seeds(&g, &seeds).unwrap();
         sparse.write_seeds(&g, &seeds).unwrap();
-        dense.step(&g);
+        dense.step(&g, Steps::default()).unwrap();
         sparse.step(&g);
         assert_eq!(bits(dense.values()), bits(sparse.values()), "step {step}");
     }
@@ -81,7 +82,7 @@ fn the_steady_state_equals_iterating_until_nothing_changes() {
     let mut last = Vec::new();
     for _ in 0..500 {
         p.write_seeds(&g, &seeds).unwrap();
-        p.step(&g);
+        p.step(&g, Steps::default()).unwrap();
         let now = bits(p.values());
         if now == last {
             break;

@@ -5,7 +5,7 @@
 mod common;
 
 use influence::paths::PathScratch;
-use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{DerivedGraph, Graph, Reduce};
 use influence::{Falloff, Grid, Layer, Metric, Mode, Source, Space, SpaceStamper, Stamper};
@@ -40,8 +40,8 @@ proptest! {
         for _ in 0..6 {
             on_grid.write_seeds(&grid, &seeds).unwrap();
             on_graph.write_seeds(&graph, &seeds).unwrap();
-            on_grid.step_grid(&grid);
-            on_graph.step(&graph);
+            on_grid.step(&grid, Steps::default()).unwrap();
+            on_graph.step(&graph, Steps::default()).unwrap();
             prop_assert_eq!(bits(on_grid.values()), bits(on_graph.values()));
         }
         let (mut a, mut b) = (Layer::for_space(&grid), Layer::for_space(&graph));

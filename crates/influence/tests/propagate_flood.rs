@@ -1,7 +1,7 @@
 //! The chase flood fill on grids and on a graph, and the generic step on a graph.
 
 use influence::glam::Vec3;
-use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Stop};
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps, Stop};
 use influence::{Grid, Layer, Space};
 
 fn chase() -> Chase {
@@ -119,7 +119,7 @@ fn the_generic_step_and_steady_state_run_on_a_graph() {
     let seeds = [Seed::new(0, 1.0)];
     for _ in 0..10 {
         p.write_seeds(&g, &seeds).unwrap();
-        p.step(&g);
+        p.step(&g, Steps::default()).unwrap();
     }
     p.write_seeds(&g, &seeds).unwrap();
     let mut out = Layer::for_space(&g);

@@ -1,7 +1,9 @@
 //! Layers on a schedule: a diffusing layer whose steps are sliced over frames, a fading
 //! memory of where units were, and timed events — driven by one frame clock.
 
-use influence::propagate::{Diffusion, Events, Fade, MemoryLayer, Persistence, Propagator, Schedule, Seed};
+use influence::propagate::{
+    Diffusion, Events, Fade, MemoryLayer, Persistence, Propagator, Schedule, Seed, Steps,
+};
 use influence::{Falloff, Grid, Layer, Mode, Source, Stamper};
 
 #[test]
@@ -59,18 +61,14 @@ fn a_scheduled_sliced_layer_matches_stepping_at_once() {
             assert!((danger[grid.index(8, 3).unwrap()] - 4.0 * remaining / 1.5).abs() < 1e-4);
         }
         // A due threat step is spread over frames, two rows per frame.
-        if pending > 0 {
-            if !sliced.is_stepping() {
-                sliced.write_seeds(&grid, &seeds).unwrap();
-            }
-            if sliced.step_grid_sliced(&grid, 2) {
-                pending -= 1;
-                finished += 1;
-                at_once.write_seeds(&grid, &seeds).unwrap();
-                at_once.step_grid(&grid);
-                let bits = |l: &Layer| l.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(sliced.values()), bits(at_once.values()), "step {finished}");
-            }
+        let slice = Steps { seeds: &seeds, budget: 2 * grid.width(), ..Steps::default() };
+        if pending > 0 && sliced.step(&grid, slice).unwrap() {
+            pending -= 1;
+            finished += 1;
+            at_once.write_seeds(&grid, &seeds).unwrap();
+            at_once.step(&grid, Steps::default()).unwrap();
+            let bits = |l: &Layer| l.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(sliced.values()), bits(at_once.values()), "step {finished}");
         }
     }
     assert_eq!(trail_runs, 20);

@@ -7,7 +7,7 @@
 
 mod common;
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Connectivity, Grid, Layer, Mode};
 use proptest::prelude::*;
 
@@ -39,7 +39,7 @@ fn iterate(grid: &Grid, seeds: &[Seed], d: Diffusion) -> Layer {
     for _ in 0..100_000 {
         let before = p.values().clone();
         p.write_seeds(grid, seeds).unwrap();
-        p.step_grid(grid);
+        p.step(grid, Steps::default()).unwrap();
         if p.values().values().iter().zip(before.values()).all(|(a, b)| a.to_bits() == b.to_bits()) {
             p.write_seeds(grid, seeds).unwrap();
             return p.values().clone();

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{falloff, metric};
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
 use proptest::prelude::*;
 
@@ -84,11 +84,11 @@ proptest! {
         let top = seeds.iter().map(|s| s.strength).fold(0.0f32, f32::max);
         let mut p = Propagator::new(&grid, d);
         if fused {
-            p.steps_grid(&grid, n, &seeds).unwrap();
+            p.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
         } else {
             for _ in 0..n {
                 p.write_seeds(&grid, &seeds).unwrap();
-                p.step_grid(&grid);
+                p.step(&grid, Steps::default()).unwrap();
             }
         }
         for (i, &v) in p.values().values().iter().enumerate() {
@@ -179,7 +179,7 @@ proptest! {
         // Diffusion and the steady state.
         let seeds: Vec<Seed> = cells.iter().map(|&(c, s, _)| Seed::new(c, s)).collect();
         let mut p = Propagator::new(&grid, d);
-        p.steps_grid(&grid, n, &seeds).unwrap();
+        p.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
         let mut steady = Layer::for_space(&grid);
         SteadyState::new().solve(&grid, &d, &seeds, &mut steady).unwrap();
         for &i in &inside {

@@ -3,7 +3,7 @@
 
 mod common;
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::query::{self, Extreme};
 use influence::route::{Cost, Heuristic, Router};
 use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
@@ -58,7 +58,7 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
         }
     }
     let mut p = Propagator::new(grid, d);
-    p.steps_grid(grid, 20, &seeds).unwrap();
+    p.step(grid, Steps { count: 20, seeds: &seeds, ..Steps::default() }).unwrap();
     let mut steady = Layer::for_space(grid);
     SteadyState::new().solve(grid, &d, &seeds, &mut steady).unwrap();
     let a = Analysis::from_teams(&[&teams[0], &teams[1]], 0);
@@ -129,11 +129,11 @@ mod parallel {
         ) {
             let seeds: Vec<Seed> = picks.iter().map(|(i, s)| Seed::new(i.index(grid.len()), *s)).collect();
             let mut single = Propagator::new(&grid, d);
-            single.steps_grid(&grid, n, &seeds).unwrap();
+            single.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
             for threads in [1, 2, 3] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let mut par = Propagator::new(&grid, d);
-                pool.install(|| par.par_steps_grid(&grid, n, &seeds)).unwrap();
+                pool.install(|| par.step(&grid, Steps { count: n, seeds: &seeds, parallel: true, ..Steps::default() })).unwrap();
                 prop_assert_eq!(bits(par.values().values()), bits(single.values().values()), "{} threads", threads);
             }
         }

@@ -12,7 +12,7 @@
 mod common;
 
 use influence::paths::PathScratch;
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Band, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 use proptest::prelude::*;
 
@@ -163,8 +163,8 @@ proptest! {
         for step in 0..k {
             a.write_seeds(&grid, &seeds).unwrap();
             b.write_seeds(&mg, &mseeds).unwrap();
-            a.step_grid(&grid);
-            b.step_grid(&mg);
+            a.step(&grid, Steps::default()).unwrap();
+            b.step(&mg, Steps::default()).unwrap();
             assert_mirrored(&grid, m, a.values().values(), b.values().values()).map_err(|e| {
                 TestCaseError::fail(format!("after step {}: {}", step + 1, e))
             })?;
