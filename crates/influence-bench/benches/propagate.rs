@@ -218,7 +218,7 @@ fn chase(c: &mut Criterion) {
     let grid = Grid::load_movingai(map).unwrap();
     let start =
         (0..grid.len()).find(|&i| grid.is_walkable(i) && grid.coords(i).1 >= grid.height() / 2).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let mut group = c.benchmark_group("chase");
     for steps in [32, 128] {
         let chase = Chase::new(1.0 / steps as f32, usize::MAX, steps, 4.0).unwrap();

@@ -299,7 +299,7 @@ fn flood(size: usize) -> Runs {
     let grid = walled(size, Connectivity::Eight);
     let start = grid.index(size / 2, size / 2).expect("inside");
     let chase = chase();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let heated = fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open").warm;
     let g2 = grid.clone();
     (
@@ -322,8 +322,8 @@ mod tests {
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = walled(40, connectivity);
             let start = grid.index(20, 20).unwrap();
-            for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap().with_heat(2.5).unwrap()] {
-                let mut fill = FloodFill::new();
+            for chase in [chase(), Chase { initial_heat: 2.5, ..Chase::new(0.1, 30, 20, 3.0).unwrap() }] {
+                let mut fill = FloodFill::default();
                 let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();
                 let (heat, cell) = reference::plain_flood(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase);
                 assert_eq!(fill.heat(), heat.as_slice(), "{connectivity:?}");

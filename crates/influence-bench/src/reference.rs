@@ -158,13 +158,13 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
     let origin = centre(start);
     let behind = |i: usize| {
         let off = centre(i) - origin;
-        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius()
+        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius
     };
     let eight = grid.connectivity() == Connectivity::Eight;
-    heat[start] = chase.heat();
+    heat[start] = chase.initial_heat;
     visited[start] = true;
     let mut front = vec![start];
-    for _ in 0..chase.max_steps() {
+    for _ in 0..chase.max_steps {
         let mut next = Vec::new();
         for &c in &front {
             let (x, y) = ((c % grid.width()) as isize, (c / grid.width()) as isize);
@@ -193,13 +193,13 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
         }
         for v in &mut heat {
             if *v > 0.0 {
-                *v = (*v - chase.cooling()).max(0.0);
+                *v = (*v - chase.cooling).max(0.0);
             }
         }
         for &c in &next {
-            heat[c] = chase.heat();
+            heat[c] = chase.initial_heat;
         }
-        let too_many = next.len() > chase.max_new();
+        let too_many = next.len() > chase.max_new;
         front = next;
         if too_many {
             break;

@@ -116,7 +116,7 @@ fn flood_writes_heat_and_reports_its_guess() {
     let keys = "kind = \"flood\"\nlast_seen = [9, 5]\nvelocity = [1, 0]\ncooling = 0.2\nmax_steps = 4\nbarrier_radius = 4";
     let stdout = render(&scenario(keys), dir.path());
     let grid = grid();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let start = grid.index(4, 2).unwrap();
     let p = fill.predict(&grid, start, Vec3::X, &Chase::new(0.2, usize::MAX, 4, 4.0).unwrap()).unwrap();
     assert_eq!(layer(dir.path(), "heat"), fill.heat());

@@ -155,7 +155,7 @@ impl Propagation {
         match self.method {
             Method::Diffuse { steps, .. } => steps,
             Method::Steady { .. } => 1,
-            Method::Flood { chase, .. } => chase.max_steps(),
+            Method::Flood { chase, .. } => chase.max_steps,
         }
     }
 
@@ -244,7 +244,7 @@ impl PropagationSpec {
                 // Every number was checked above, so the library has nothing left to refuse.
                 let chase =
                     Chase::new(cooling, self.max_new.map_or(usize::MAX, count), max_steps, barrier_radius)
-                        .and_then(|chase| chase.with_heat(heat))
+                        .map(|chase| Chase { initial_heat: heat, ..chase })
                         .map_err(|e| Invalid::at(&KeyPath::root("propagation"), e))?;
                 if velocity != Vec2::ZERO && barrier_radius == 0.0 {
                     notes.push("propagation.velocity raises no barrier while barrier_radius is 0".to_owned());

@@ -116,7 +116,7 @@ fn flood_fill_predicts_ahead_along_a_waypoint_corridor() {
     let mut edges: Vec<Edge> = (1..12).map(|i| Edge::new(i - 1, i)).collect();
     edges.push(Edge::new(2, 12));
     let g = Graph::from_edges(positions, edges).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let chase = Chase::new(0.1, 50, 4, 4.0).unwrap();
     let ahead = fill.predict(&g, 5, Vec3::X, &chase).unwrap();
     assert!(ahead.cell > 5, "{ahead:?}");

@@ -101,7 +101,7 @@ mod steady;
 
 pub use diffuse::{DecayKind, Diffusion};
 pub use events::{Events, Fade, TimedEvent};
-pub use flood::{Chase, FloodFill, Prediction, Stop};
+pub use flood::{Chase, FloodFill, Prediction};
 pub use memory::{MemoryLayer, Persistence};
 pub use propagator::{Propagator, Steps};
 pub use schedule::Schedule;
