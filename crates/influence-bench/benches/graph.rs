@@ -173,7 +173,7 @@ fn sweep(c: &mut Criterion) {
 
     let seeds: Vec<Seed> = open.iter().step_by(256).map(|&i| Seed::new(i, 1.0)).collect();
     let d = Diffusion::new(0.5, 1.0).unwrap();
-    let mut solver = SteadyState::new();
+    let mut solver = SteadyState::default();
     group.bench_function("steady", |b| {
         b.iter(|| solver.solve(&grid, &d, &seeds, &mut layer).unwrap());
     });

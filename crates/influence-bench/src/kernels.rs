@@ -273,7 +273,7 @@ fn steady(size: usize) -> Runs {
     let seeds = seeds(&grid);
     let d = Diffusion::new(0.5, 1.0).expect("valid");
     let n = size * size;
-    let mut solver = SteadyState::new();
+    let mut solver = SteadyState::default();
     let mut out = Layer::for_space(&grid);
     let g2 = grid.clone();
     let s2 = seeds.clone();
@@ -338,7 +338,7 @@ mod tests {
         let seeds = seeds(&grid);
         let d = Diffusion::new(0.5, 1.0).unwrap();
         let mut out = Layer::for_space(&grid);
-        SteadyState::new().solve(&grid, &d, &seeds, &mut out).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut out).unwrap();
         assert_eq!(reference::iterate_until_still(&grid, &d, &seeds), out.values());
     }
 }

@@ -98,7 +98,7 @@ fn steady_state_equals_the_solver_and_long_diffusion() {
         let mut seeds = Vec::new();
         seeds_from_sources(&grid, &mut Stamper::new(), &team, &mut seeds);
         let mut expected = Layer::for_space(&grid);
-        SteadyState::new().solve(&grid, &d, &seeds, &mut expected).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut expected).unwrap();
         assert_eq!(layer(dir.path(), name), expected.values(), "{name}");
     }
     // With momentum 1, enough diffusion steps reach the steady state bit for bit.

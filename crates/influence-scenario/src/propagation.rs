@@ -5,7 +5,7 @@
 use std::fmt;
 
 use influence::glam::{Vec2, Vec3};
-use influence::propagate::{Chase, DecayKind, Diffusion};
+use influence::propagate::{Chase, Diffusion};
 use influence::{Connectivity, Error, Grid};
 use serde::{Deserialize, Serialize};
 
@@ -258,16 +258,16 @@ impl PropagationSpec {
     /// The diffusion parameters, each bad one named.
     fn diffusion(&self) -> Result<Diffusion, Invalid> {
         let key = |k: &str| KeyPath::root("propagation").key(k);
-        let kind = match self.decay_kind {
-            None | Some(DecayName::Exponential) => DecayKind::Exponential,
-            Some(DecayName::Linear) => DecayKind::Linear,
+        let make = match self.decay_kind {
+            None | Some(DecayName::Exponential) => Diffusion::new,
+            Some(DecayName::Linear) => Diffusion::linear,
         };
         let decay = check(&key("decay"), self.decay.unwrap_or_default(), Rule::NonNegative)?;
         let momentum = check(&key("momentum"), self.momentum.unwrap_or(DEFAULT_MOMENTUM), Rule::Unit)?;
         let threshold = check_opt(&key("threshold"), self.threshold, Rule::NonNegative)?;
         // Every number was checked above, so the library has nothing left to refuse.
         let at = |e: Error| Invalid::at(&KeyPath::root("propagation"), e);
-        let d = Diffusion::new(decay, momentum).map_err(at)?.with_kind(kind);
+        let d = make(decay, momentum).map_err(at)?;
         match threshold {
             Some(t) => d.with_threshold(t).map_err(at),
             None => Ok(d),

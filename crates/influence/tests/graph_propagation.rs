@@ -5,8 +5,7 @@
 use influence::glam::{Vec2, Vec3};
 use influence::paths::PathScratch;
 use influence::propagate::{
-    Chase, Diffusion, FloodFill, MemoryLayer, Persistence, Propagator, Seed, SparsePropagator, SteadyState,
-    Steps,
+    Chase, Diffusion, FloodFill, MemoryLayer, Propagator, Seed, SparsePropagator, SteadyState, Steps,
 };
 use influence::query::{self, Extreme};
 use influence::space::{Edge, Graph};
@@ -91,14 +90,14 @@ fn the_steady_state_equals_iterating_until_nothing_changes() {
     }
     p.write_seeds(&g, &seeds).unwrap();
     let mut steady = Layer::for_space(&g);
-    SteadyState::new().solve(&g, &d, &seeds, &mut steady).unwrap();
+    SteadyState::default().solve(&g, &d, &seeds, &mut steady).unwrap();
     assert_eq!(bits(&steady), bits(p.values()));
 }
 
 #[test]
 fn memory_layers_leave_fading_breadcrumbs_on_a_graph() {
     let g = lattice(6, 1, 2.0, &[]);
-    let mut trail = MemoryLayer::new(&g, Persistence::Dynamic { rate: std::f32::consts::LN_2 }).unwrap();
+    let mut trail = MemoryLayer::new(&g, Some(std::f32::consts::LN_2)).unwrap();
     for node in 0..6 {
         trail.deposit(&g, &[Seed::new(node, 1.0).with_mode(Mode::Add)]).unwrap();
         trail.update(1.0).unwrap();

@@ -1,7 +1,7 @@
 //! The row-wise grid kernel, fused steps, parallel steps and time-sliced steps against the
 //! generic rule and single steps, bit for bit.
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, Steps};
+use influence::propagate::{Diffusion, Propagator, Seed, Steps};
 use influence::{Connectivity, Grid, Layer, Mode, Space};
 use proptest::prelude::*;
 
@@ -37,8 +37,8 @@ fn sized_map(max_w: usize, max_h: usize) -> impl Strategy<Value = (Grid, Vec<f32
 fn diffusion() -> impl Strategy<Value = Diffusion> {
     (0.0f32..1.5, 0.0f32..=1.0, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>()).prop_map(
         |(decay, momentum, threshold, linear)| {
-            let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-            Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
+            let make = if linear { Diffusion::linear } else { Diffusion::new };
+            make(decay, momentum).unwrap().with_threshold(threshold).unwrap()
         },
     )
 }

@@ -124,7 +124,7 @@ fn the_generic_step_and_steady_state_run_on_a_graph() {
     }
     p.write_seeds(&g, &seeds).unwrap();
     let mut out = Layer::for_space(&g);
-    SteadyState::new().solve(&g, &d, &seeds, &mut out).unwrap();
+    SteadyState::default().solve(&g, &d, &seeds, &mut out).unwrap();
     assert_eq!(p.values(), &out);
     assert!((out[3] - (-0.1f32 * (4.0 + 5.0 + 4.0)).exp()).abs() < 1e-6);
     assert_eq!(out[5], 0.0);

@@ -1,8 +1,6 @@
 //! Sparse diffusion against the dense step, bit for bit.
 
-use influence::propagate::{
-    seeds_from_sources, DecayKind, Diffusion, Propagator, Seed, SparsePropagator, Steps,
-};
+use influence::propagate::{seeds_from_sources, Diffusion, Propagator, Seed, SparsePropagator, Steps};
 use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Stamper};
 use proptest::prelude::*;
 
@@ -30,8 +28,8 @@ proptest! {
         for (i, &b) in walls.iter().enumerate() {
             grid.set_blocked(i % w, i / w, b).unwrap();
         }
-        let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-        let d = Diffusion::new(decay, momentum).unwrap().with_kind(kind);
+        let make = if linear { Diffusion::linear } else { Diffusion::new };
+        let d = make(decay, momentum).unwrap();
         let modes = [Mode::Set, Mode::Max, Mode::Add];
         let seeds: Vec<Seed> = seeds
             .iter()

@@ -3,7 +3,7 @@
 
 mod common;
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState, Steps};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::query::{self, Extreme};
 use influence::route::{Cost, Heuristic, Router};
 use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
@@ -60,7 +60,7 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
     let mut p = Propagator::new(grid, d);
     p.step(grid, Steps { count: 20, seeds: &seeds, ..Steps::default() }).unwrap();
     let mut steady = Layer::for_space(grid);
-    SteadyState::new().solve(grid, &d, &seeds, &mut steady).unwrap();
+    SteadyState::default().solve(grid, &d, &seeds, &mut steady).unwrap();
     let a = Analysis::from_teams(&[&teams[0], &teams[1]], 0);
     let walkable: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
     let route = match (walkable.first(), walkable.last()) {
@@ -95,8 +95,8 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
 fn diffusion() -> impl Strategy<Value = Diffusion> {
     (0.0f32..1.5, 0.0f32..=1.0, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>()).prop_map(
         |(decay, momentum, threshold, linear)| {
-            let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-            Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
+            let make = if linear { Diffusion::linear } else { Diffusion::new };
+            make(decay, momentum).unwrap().with_threshold(threshold).unwrap()
         },
     )
 }

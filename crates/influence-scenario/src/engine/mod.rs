@@ -122,7 +122,7 @@ impl Run {
             perspective,
             walk,
             stamper: Stamper::new(),
-            solver: SteadyState::new(),
+            solver: SteadyState::default(),
             solved: false,
             teams: Vec::new(),
             fields: Vec::new(),

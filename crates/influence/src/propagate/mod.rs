@@ -99,10 +99,10 @@ mod seed;
 mod sparse;
 mod steady;
 
-pub use diffuse::{DecayKind, Diffusion};
-pub use events::{Events, Fade, TimedEvent};
+pub use diffuse::Diffusion;
+pub use events::Events;
 pub use flood::{Chase, FloodFill, Prediction};
-pub use memory::{MemoryLayer, Persistence};
+pub use memory::MemoryLayer;
 pub use propagator::{Propagator, Steps};
 pub use schedule::Schedule;
 pub use seed::{seeds_from_sources, Seed};

@@ -62,11 +62,6 @@ impl SparsePropagator {
         }
     }
 
-    /// The parameters.
-    pub fn diffusion(&self) -> &Diffusion {
-        &self.diffusion
-    }
-
     /// The current map.
     pub fn values(&self) -> &Layer {
         &self.front
