@@ -9,8 +9,8 @@ use crate::layer::Layer;
 use crate::space::{Grid, Space};
 
 /// What one [`Propagator::step`] call does: how many steps, the seeds written before each,
-/// a budget of cells that slices a step over several calls, and (feature `rayon`) whether
-/// the rows are shared among threads. [`Steps::default()`] is one whole step with no seeds.
+/// a budget of cells that slices a step over several calls, and whether the rows are shared
+/// among threads (feature `rayon`). [`Steps::default()`] is one whole step with no seeds.
 ///
 /// Every combination gives the same bits as `count` rounds of "write the seeds, step once
 /// with the generic rule".
@@ -44,23 +44,17 @@ pub struct Steps<'a> {
     /// [`Propagator::values`] keeps showing the last complete map.
     pub budget: usize,
     /// Shares each whole step's rows among the current rayon thread pool — the global one,
-    /// or the one this runs in with [`rayon::ThreadPool::install`] — on grids (off by
+    /// or the one this runs in with `rayon::ThreadPool::install` — on grids (off by
     /// default). Each band of rows recomputes the few rows beside it that its fused steps
     /// need rather than waiting for its neighbours, so the bits do not depend on the number
-    /// of threads.
-    #[cfg(feature = "rayon")]
+    /// of threads. Without the feature `rayon` the steps run on the calling thread, with the
+    /// same bits: the field is always there, so turning the feature on breaks no code.
     pub parallel: bool,
 }
 
 impl Default for Steps<'_> {
     fn default() -> Self {
-        Self {
-            count: 1,
-            seeds: &[],
-            budget: usize::MAX,
-            #[cfg(feature = "rayon")]
-            parallel: false,
-        }
+        Self { count: 1, seeds: &[], budget: usize::MAX, parallel: false }
     }
 }
 
@@ -241,7 +235,7 @@ impl Propagator {
         #[cfg(feature = "rayon")]
         let bands = if steps.parallel { rayon::current_num_threads() } else { 1 };
         #[cfg(not(feature = "rayon"))]
-        let bands = 1;
+        let bands = 1; // `steps.parallel` asks for threads, which only rayon gives
         let len = space.len();
         let (mut left, mut budget) = (steps.count, steps.budget.max(1));
         while left > 0 && budget > 0 {
@@ -458,5 +452,17 @@ mod tests {
             }
         }
         assert!(whole.values()[1] > 0.0);
+    }
+
+    #[test]
+    fn the_parallel_flag_gives_the_same_bits_with_or_without_rayon() {
+        let grid = Grid::from_rows(&["........"; 40]).unwrap();
+        let d = Diffusion::new(0.2, 0.6).unwrap();
+        let seeds = [Seed::new(0, 2.0), Seed::new(300, 1.5)];
+        let (mut one, mut par) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
+        one.step(&grid, Steps { count: 20, seeds: &seeds, ..Steps::default() }).unwrap();
+        par.step(&grid, Steps { count: 20, seeds: &seeds, parallel: true, ..Steps::default() }).unwrap();
+        assert_eq!(one.values(), par.values());
+        assert!(one.values()[301] > 0.0);
     }
 }
