@@ -31,10 +31,11 @@ use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use influence::paths::PathScratch;
-use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Route, Router};
 use influence::space::{DerivedGraph, Graph};
 use influence::{Falloff, Grid, Layer, Metric, Source, Space, Stamper};
+use influence_bench::reference::GenericSpace;
 use influence_bench::rng::Rng;
 
 fn walled(side: usize) -> Grid {
@@ -61,7 +62,7 @@ fn step(c: &mut Criterion) {
     let mut warm = Propagator::new(&grid, d);
     for _ in 0..2 * side {
         warm.write_seeds(&grid, &seeds).unwrap();
-        warm.step_grid(&grid);
+        warm.step(&grid, Steps::default()).unwrap();
     }
     let (mut kernel, mut generic, mut on_graph) = (warm.clone(), warm.clone(), warm);
     let mut group = c.benchmark_group("step");
@@ -69,19 +70,19 @@ fn step(c: &mut Criterion) {
     group.bench_function(BenchmarkId::new("grid_kernel", side), |b| {
         b.iter(|| {
             kernel.write_seeds(&grid, &seeds).unwrap();
-            kernel.step_grid(&grid);
+            kernel.step(&grid, Steps::default()).unwrap();
         });
     });
     group.bench_function(BenchmarkId::new("grid_generic", side), |b| {
         b.iter(|| {
             generic.write_seeds(&grid, &seeds).unwrap();
-            generic.step(&grid);
+            generic.step(&GenericSpace(&grid), Steps::default()).unwrap();
         });
     });
     group.bench_function(BenchmarkId::new("graph", side), |b| {
         b.iter(|| {
             on_graph.write_seeds(&graph, &seeds).unwrap();
-            on_graph.step(&graph);
+            on_graph.step(&graph, Steps::default()).unwrap();
         });
     });
     group.finish();
@@ -172,7 +173,7 @@ fn sweep(c: &mut Criterion) {
 
     let seeds: Vec<Seed> = open.iter().step_by(256).map(|&i| Seed::new(i, 1.0)).collect();
     let d = Diffusion::new(0.5, 1.0).unwrap();
-    let mut solver = SteadyState::new();
+    let mut solver = SteadyState::default();
     group.bench_function("steady", |b| {
         b.iter(|| solver.solve(&grid, &d, &seeds, &mut layer).unwrap());
     });

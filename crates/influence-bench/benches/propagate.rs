@@ -1,10 +1,11 @@
 //! The grid diffusion step on 4- and 8-connected grids at 1024² and 4096², all in one run:
 //!
 //! * `copy`: a plain copy of one map's bytes, the one-pass memory floor;
-//! * `step`: `write_seeds` + `step_grid`, the row-wise kernel;
-//! * `fused16`: `steps_grid` of 16 steps (throughput counts cells × steps, so the time per
+//! * `step`: `write_seeds` + `step`, the row-wise kernel;
+//! * `fused16`: `step` of 16 steps (throughput counts cells × steps, so the time per
 //!   element is the time per cell per step);
-//! * `generic` (1024² only): `step`, the rule written once over any space;
+//! * `generic` (1024² only): `step` on the grid seen as any space, the rule written once
+//!   over any space;
 //! * `reference`: `influence_bench::reference::DiffusionReference`, written the way
 //!   "Influence Maps: Part 1" writes it (a per-cell loop with bounds checks, then a full
 //!   copy);
@@ -29,9 +30,9 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use influence::glam::Vec2;
 use influence::glam::Vec3;
-use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed};
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, Steps};
 use influence::{Connectivity, Falloff, Grid, Mode, Source, Space, Stamper};
-use influence_bench::reference::DiffusionReference;
+use influence_bench::reference::{DiffusionReference, GenericSpace};
 use influence_bench::rng::Rng;
 
 const DECAY: f32 = 0.05;
@@ -72,7 +73,7 @@ fn warm(grid: &Grid, d: Diffusion, seeds: &[Seed]) -> Propagator {
     for (i, v) in p.values_mut().values_mut().iter_mut().enumerate() {
         *v = if grid.is_walkable(i) { rng.below(1000) as f32 / 100.0 } else { 0.0 };
     }
-    p.steps_grid(grid, 8, seeds).unwrap();
+    p.step(grid, Steps { count: 8, seeds, ..Steps::default() }).unwrap();
     p
 }
 
@@ -94,7 +95,7 @@ fn step(c: &mut Criterion) {
             // The step and the reference compute the same map.
             let mut check = fast.clone();
             check.write_seeds(&grid, &seeds).unwrap();
-            check.step_grid(&grid);
+            check.step(&grid, Steps::default()).unwrap();
             for &s in &seeds {
                 reference.buffer[s.cell] = s.strength;
             }
@@ -114,12 +115,14 @@ fn step(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new("step", side), |b| {
                 b.iter(|| {
                     fast.write_seeds(&grid, &seeds).unwrap();
-                    fast.step_grid(&grid);
+                    fast.step(&grid, Steps::default()).unwrap();
                 });
             });
             group.throughput(Throughput::Elements((grid.len() * FUSED) as u64));
             group.bench_function(BenchmarkId::new(format!("fused{FUSED}"), side), |b| {
-                b.iter(|| fast.steps_grid(&grid, FUSED, &seeds).unwrap());
+                b.iter(|| {
+                    fast.step(&grid, Steps { count: FUSED, seeds: &seeds, ..Steps::default() }).unwrap()
+                });
             });
             for threads in [1, 2] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
@@ -127,12 +130,22 @@ fn step(c: &mut Criterion) {
                 group.bench_function(BenchmarkId::new(format!("par_step/{threads}"), side), |b| {
                     b.iter(|| {
                         fast.write_seeds(&grid, &seeds).unwrap();
-                        pool.install(|| fast.par_step_grid(&grid));
+                        pool.install(|| {
+                            fast.step(&grid, Steps { parallel: true, ..Steps::default() }).unwrap()
+                        });
                     });
                 });
                 group.throughput(Throughput::Elements((grid.len() * FUSED) as u64));
                 group.bench_function(BenchmarkId::new(format!("par_fused{FUSED}/{threads}"), side), |b| {
-                    b.iter(|| pool.install(|| fast.par_steps_grid(&grid, FUSED, &seeds)).unwrap());
+                    b.iter(|| {
+                        pool.install(|| {
+                            fast.step(
+                                &grid,
+                                Steps { count: FUSED, seeds: &seeds, parallel: true, ..Steps::default() },
+                            )
+                        })
+                        .unwrap()
+                    });
                 });
             }
             group.throughput(Throughput::Elements(grid.len() as u64));
@@ -141,7 +154,7 @@ fn step(c: &mut Criterion) {
                 group.bench_function(BenchmarkId::new("generic", side), |b| {
                     b.iter(|| {
                         generic.write_seeds(&grid, &seeds).unwrap();
-                        generic.step(&grid);
+                        generic.step(&GenericSpace(&grid), Steps::default()).unwrap();
                     });
                 });
             }
@@ -182,16 +195,16 @@ fn frame(c: &mut Criterion) {
     let mut p = Propagator::new(&grid, d);
     group.bench_function("256/1000 agents + 50 fused steps", |b| {
         b.iter(|| {
-            p.stamp(&grid, &mut stamper, &sources);
-            p.steps_grid(&grid, 50, &seeds).unwrap();
+            stamper.stamp_all(&grid, p.values_mut(), &sources);
+            p.step(&grid, Steps { count: 50, seeds: &seeds, ..Steps::default() }).unwrap();
         });
     });
     group.bench_function("256/1000 agents + 50 single steps", |b| {
         b.iter(|| {
-            p.stamp(&grid, &mut stamper, &sources);
+            stamper.stamp_all(&grid, p.values_mut(), &sources);
             for _ in 0..50 {
                 p.write_seeds(&grid, &seeds).unwrap();
-                p.step_grid(&grid);
+                p.step(&grid, Steps::default()).unwrap();
             }
         });
     });
@@ -205,7 +218,7 @@ fn chase(c: &mut Criterion) {
     let grid = Grid::load_movingai(map).unwrap();
     let start =
         (0..grid.len()).find(|&i| grid.is_walkable(i) && grid.coords(i).1 >= grid.height() / 2).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let mut group = c.benchmark_group("chase");
     for steps in [32, 128] {
         let chase = Chase::new(1.0 / steps as f32, usize::MAX, steps, 4.0).unwrap();
@@ -227,7 +240,7 @@ fn arithmetic(c: &mut Criterion) {
         let mut p = warm(&grid, d, &seeds);
         group.throughput(Throughput::Elements(grid.len() as u64));
         group.bench_function(BenchmarkId::new(format!("{connectivity:?}"), "1024x32"), |b| {
-            b.iter(|| p.step_grid(&grid));
+            b.iter(|| p.step(&grid, Steps::default()).unwrap());
         });
     }
     group.finish();

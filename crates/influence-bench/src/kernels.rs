@@ -7,8 +7,8 @@
 //! | --- | --- | --- | --- |
 //! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells | `reference::stamp` | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | map cell |
-//! | `diffuse4`, `diffuse8` | one `Propagator::step_grid` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
-//! | `fused4`, `fused8` | `Propagator::steps_grid`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | map cell and step |
+//! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
+//! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | map cell and step |
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | cell the fill heats |
 //!
@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
-use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState};
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps};
 use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
@@ -235,7 +235,7 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     let mut p = Propagator::new(&grid, d);
     for _ in 0..8 {
         p.write_seeds(&grid, &seeds).expect("seeds on the map");
-        p.step_grid(&grid);
+        let _ = p.step(&grid, Steps::default());
     }
     let n = size * size * steps;
     let mut r =
@@ -245,17 +245,11 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     (
         Box::new(move || {
             // One thread runs on the caller's: a hop into a pool would cost microseconds.
-            match (steps, threads) {
-                (1, 1) => {
-                    let _ = p.write_seeds(&grid, &seeds);
-                    p.step_grid(&grid);
-                }
-                (_, 1) => drop(p.steps_grid(&grid, steps, &seeds)),
-                (1, _) => pool.install(|| {
-                    let _ = p.write_seeds(&grid, &seeds);
-                    p.par_step_grid(&grid);
-                }),
-                _ => pool.install(|| drop(p.par_steps_grid(&grid, steps, &seeds))),
+            let run = Steps { count: steps, seeds: &seeds, parallel: threads > 1, ..Steps::default() };
+            if threads > 1 {
+                pool.install(|| drop(p.step(&grid, run)));
+            } else {
+                drop(p.step(&grid, run));
             }
             black_box(p.values());
         }),
@@ -279,7 +273,7 @@ fn steady(size: usize) -> Runs {
     let seeds = seeds(&grid);
     let d = Diffusion::new(0.5, 1.0).expect("valid");
     let n = size * size;
-    let mut solver = SteadyState::new();
+    let mut solver = SteadyState::default();
     let mut out = Layer::for_space(&grid);
     let g2 = grid.clone();
     let s2 = seeds.clone();
@@ -305,7 +299,7 @@ fn flood(size: usize) -> Runs {
     let grid = walled(size, Connectivity::Eight);
     let start = grid.index(size / 2, size / 2).expect("inside");
     let chase = chase();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let heated = fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open").warm;
     let g2 = grid.clone();
     (
@@ -328,8 +322,8 @@ mod tests {
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = walled(40, connectivity);
             let start = grid.index(20, 20).unwrap();
-            for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap().with_heat(2.5).unwrap()] {
-                let mut fill = FloodFill::new();
+            for chase in [chase(), Chase { initial_heat: 2.5, ..Chase::new(0.1, 30, 20, 3.0).unwrap() }] {
+                let mut fill = FloodFill::default();
                 let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();
                 let (heat, cell) = reference::plain_flood(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase);
                 assert_eq!(fill.heat(), heat.as_slice(), "{connectivity:?}");
@@ -344,7 +338,7 @@ mod tests {
         let seeds = seeds(&grid);
         let d = Diffusion::new(0.5, 1.0).unwrap();
         let mut out = Layer::for_space(&grid);
-        SteadyState::new().solve(&grid, &d, &seeds, &mut out).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut out).unwrap();
         assert_eq!(reference::iterate_until_still(&grid, &d, &seeds), out.values());
     }
 }

@@ -7,7 +7,7 @@
 
 use influence::glam::Vec3;
 use influence::propagate::{Chase, Diffusion, Seed};
-use influence::{Connectivity, Grid, Layer, Source};
+use influence::{Connectivity, Grid, Layer, Source, Space};
 
 /// Stamps `sources` (Euclidean distance, additive) the naive way: every cell of each
 /// source's bounding box, distance and falloff computed from scratch, checked indexing.
@@ -48,6 +48,27 @@ pub fn analysis(mine: &[f32], theirs: &[f32]) -> [Vec<f32>; 5] {
         directed.push(tension[i] + influence[i]);
     }
     [influence, tension, product, vulnerability, directed]
+}
+
+/// A grid seen only as a [`Space`] (its `as_grid` left at `None`): a
+/// [`Propagator`](influence::propagate::Propagator) steps it with the generic rule, the one
+/// written over any space, instead of the grid's row-wise kernel.
+#[derive(Debug, Clone, Copy)]
+pub struct GenericSpace<'a>(pub &'a Grid);
+
+impl Space for GenericSpace<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_walkable(&self, i: usize) -> bool {
+        self.0.is_walkable(i)
+    }
+    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
+        self.0.for_each_neighbour(i, visit);
+    }
+    fn position(&self, i: usize) -> Vec3 {
+        self.0.position(i)
+    }
 }
 
 /// The diffusion step of "Influence Maps: Part 1": per-cell neighbour checks with bounds tests, the article's
@@ -137,13 +158,13 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
     let origin = centre(start);
     let behind = |i: usize| {
         let off = centre(i) - origin;
-        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius()
+        off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius
     };
     let eight = grid.connectivity() == Connectivity::Eight;
-    heat[start] = chase.heat();
+    heat[start] = chase.initial_heat;
     visited[start] = true;
     let mut front = vec![start];
-    for _ in 0..chase.max_steps() {
+    for _ in 0..chase.max_steps {
         let mut next = Vec::new();
         for &c in &front {
             let (x, y) = ((c % grid.width()) as isize, (c / grid.width()) as isize);
@@ -172,13 +193,13 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
         }
         for v in &mut heat {
             if *v > 0.0 {
-                *v = (*v - chase.cooling()).max(0.0);
+                *v = (*v - chase.cooling).max(0.0);
             }
         }
         for &c in &next {
-            heat[c] = chase.heat();
+            heat[c] = chase.initial_heat;
         }
-        let too_many = next.len() > chase.max_new();
+        let too_many = next.len() > chase.max_new;
         front = next;
         if too_many {
             break;
@@ -226,7 +247,7 @@ mod tests {
 
     #[test]
     fn naive_diffusion_agrees_with_the_propagator_bit_for_bit() {
-        use influence::propagate::{Propagator, Seed};
+        use influence::propagate::{Propagator, Seed, Steps};
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = Grid::from_rows(&["......", ".@@...", "....@.", "......"])
                 .unwrap()
@@ -236,7 +257,7 @@ mod tests {
             let mut naive = DiffusionReference { map: vec![0.0; 24], buffer: vec![0.0; 24] };
             for _ in 0..12 {
                 fast.write_seeds(&grid, &[Seed::new(0, 5.0)]).unwrap();
-                fast.step_grid(&grid);
+                fast.step(&grid, Steps::default()).unwrap();
                 naive.buffer[0] = 5.0;
                 naive.step(&grid, &d);
             }

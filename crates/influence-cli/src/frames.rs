@@ -51,7 +51,7 @@ impl Frames {
         let (end, flood) = match p.method {
             Method::Diffuse { steps, .. } => (Some(steps), false),
             Method::Steady { .. } => (None, false),
-            Method::Flood { chase, .. } => (Some(chase.max_steps()), true),
+            Method::Flood { chase, .. } => (Some(chase.max_steps), true),
         };
         let limit = frames.unwrap_or(match end {
             Some(end) => end.div_ceil(every) + 1,

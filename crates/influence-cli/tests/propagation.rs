@@ -7,7 +7,7 @@ use std::path::Path;
 
 use common::{influence_ok, read_npy, summary};
 use influence::glam::{Vec2, Vec3};
-use influence::propagate::{seeds_from_sources, Chase, Diffusion, FloodFill, Propagator, SteadyState};
+use influence::propagate::{seeds_from_sources, Chase, Diffusion, FloodFill, Propagator, SteadyState, Steps};
 use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Stamper};
 
 const ROWS: [&str; 6] =
@@ -73,7 +73,7 @@ fn diffusion_equals_the_propagator_stepped_directly() {
         let mut p = Propagator::new(&walk, d);
         for _ in 0..9 {
             p.write_seeds(&walk, &seeds).unwrap();
-            p.step_grid(&walk);
+            p.step(&walk, Steps::default()).unwrap();
         }
         p.write_seeds(&walk, &seeds).unwrap();
         assert_eq!(layer(dir.path(), name), p.values().values(), "{name}");
@@ -98,7 +98,7 @@ fn steady_state_equals_the_solver_and_long_diffusion() {
         let mut seeds = Vec::new();
         seeds_from_sources(&grid, &mut Stamper::new(), &team, &mut seeds);
         let mut expected = Layer::for_space(&grid);
-        SteadyState::new().solve(&grid, &d, &seeds, &mut expected).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut expected).unwrap();
         assert_eq!(layer(dir.path(), name), expected.values(), "{name}");
     }
     // With momentum 1, enough diffusion steps reach the steady state bit for bit.
@@ -116,7 +116,7 @@ fn flood_writes_heat_and_reports_its_guess() {
     let keys = "kind = \"flood\"\nlast_seen = [9, 5]\nvelocity = [1, 0]\ncooling = 0.2\nmax_steps = 4\nbarrier_radius = 4";
     let stdout = render(&scenario(keys), dir.path());
     let grid = grid();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let start = grid.index(4, 2).unwrap();
     let p = fill.predict(&grid, start, Vec3::X, &Chase::new(0.2, usize::MAX, 4, 4.0).unwrap()).unwrap();
     assert_eq!(layer(dir.path(), "heat"), fill.heat());

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use influence::glam::{Vec2, Vec3};
-use influence::propagate::{Chase, DecayKind, Diffusion};
+use influence::propagate::{Chase, Diffusion};
 use influence::{Connectivity, Error, Grid};
 use serde::{Deserialize, Serialize};
 
@@ -155,7 +155,7 @@ impl Propagation {
         match self.method {
             Method::Diffuse { steps, .. } => steps,
             Method::Steady { .. } => 1,
-            Method::Flood { chase, .. } => chase.max_steps(),
+            Method::Flood { chase, .. } => chase.max_steps,
         }
     }
 
@@ -244,7 +244,7 @@ impl PropagationSpec {
                 // Every number was checked above, so the library has nothing left to refuse.
                 let chase =
                     Chase::new(cooling, self.max_new.map_or(usize::MAX, count), max_steps, barrier_radius)
-                        .and_then(|chase| chase.with_heat(heat))
+                        .map(|chase| Chase { initial_heat: heat, ..chase })
                         .map_err(|e| Invalid::at(&KeyPath::root("propagation"), e))?;
                 if velocity != Vec2::ZERO && barrier_radius == 0.0 {
                     notes.push("propagation.velocity raises no barrier while barrier_radius is 0".to_owned());
@@ -258,16 +258,16 @@ impl PropagationSpec {
     /// The diffusion parameters, each bad one named.
     fn diffusion(&self) -> Result<Diffusion, Invalid> {
         let key = |k: &str| KeyPath::root("propagation").key(k);
-        let kind = match self.decay_kind {
-            None | Some(DecayName::Exponential) => DecayKind::Exponential,
-            Some(DecayName::Linear) => DecayKind::Linear,
+        let make = match self.decay_kind {
+            None | Some(DecayName::Exponential) => Diffusion::new,
+            Some(DecayName::Linear) => Diffusion::linear,
         };
         let decay = check(&key("decay"), self.decay.unwrap_or_default(), Rule::NonNegative)?;
         let momentum = check(&key("momentum"), self.momentum.unwrap_or(DEFAULT_MOMENTUM), Rule::Unit)?;
         let threshold = check_opt(&key("threshold"), self.threshold, Rule::NonNegative)?;
         // Every number was checked above, so the library has nothing left to refuse.
         let at = |e: Error| Invalid::at(&KeyPath::root("propagation"), e);
-        let d = Diffusion::new(decay, momentum).map_err(at)?.with_kind(kind);
+        let d = make(decay, momentum).map_err(at)?;
         match threshold {
             Some(t) => d.with_threshold(t).map_err(at),
             None => Ok(d),

@@ -2,7 +2,7 @@
 //! `influence render`, the sandbox's `GET /api/scene`): the map's geometry and the chase
 //! flood fill's guess.
 
-use influence::propagate::{Prediction, Stop};
+use influence::propagate::Prediction;
 use influence::Grid;
 use serde::Serialize;
 
@@ -70,10 +70,10 @@ impl PredictionReport {
             centroid: prediction.centroid.truncate().to_array(),
             steps: prediction.steps,
             warm: prediction.warm,
-            stop: match prediction.stop {
-                Stop::FrontEmpty => "front_empty",
-                Stop::TooManyNew => "too_many_new",
-                Stop::MaxSteps => "max_steps",
+            stop: match (prediction.front_empty, prediction.too_many_new) {
+                (true, _) => "front_empty",
+                (_, true) => "too_many_new",
+                _ => "max_steps",
             },
         }
     }

@@ -43,7 +43,7 @@
 //! - `serde`: `Serialize`/`Deserialize` for [`Connectivity`], [`Metric`], [`Mode`] and
 //!   [`query::Extreme`], and the JSON graph format (`Graph::from_json`, `Graph::to_json`).
 //! - `petgraph`: `Graph::from_petgraph` and `Graph::to_petgraph`.
-//! - `rayon`: `Propagator::par_step_grid` and `par_steps_grid`, bit-identical to one thread.
+//! - `rayon`: `Steps::parallel` for `Propagator::step`, bit-identical to one thread.
 //!
 //! The algorithms come from five public articles, cited where used: Champandard, "The Core
 //! Mechanics of Influence Mapping" (GameDev.net, 2011); "Influence Maps: Part 1" (2022);

@@ -4,7 +4,7 @@
 
 use influence::glam::{Vec2, Vec3};
 use influence::paths::PathScratch;
-use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{Edge, Graph};
 use influence::{Falloff, Layer, Metric, Source, Space, Stamper};
@@ -108,7 +108,7 @@ fn diffusion_reaches_floor_two_by_the_stair_only() {
     let d = Diffusion::new(decay, 1.0).unwrap().with_threshold(0.0).unwrap();
     let seeds = [Seed::new(0, 1.0)];
     let mut steady = Layer::for_space(&g);
-    SteadyState::new().solve(&g, &d, &seeds, &mut steady).unwrap();
+    SteadyState::default().solve(&g, &d, &seeds, &mut steady).unwrap();
     let dist = path_distances(&g, 0);
     for i in FLOOR..2 * FLOOR {
         let expected = (-decay * dist[i].unwrap()).exp();
@@ -118,11 +118,11 @@ fn diffusion_reaches_floor_two_by_the_stair_only() {
     let mut p = Propagator::new(&g, d);
     for _ in 0..60 {
         p.write_seeds(&g, &seeds).unwrap();
-        p.step(&g);
+        p.step(&g, Steps::default()).unwrap();
     }
     assert!((p.values()[FLOOR] - steady[FLOOR]).abs() < 1e-6);
     let closed = building().with_blocked([FOOT]).unwrap();
-    SteadyState::new().solve(&closed, &d, &seeds, &mut steady).unwrap();
+    SteadyState::default().solve(&closed, &d, &seeds, &mut steady).unwrap();
     assert!((FLOOR..2 * FLOOR).all(|i| steady[i] == 0.0));
     assert!(steady[1] > 0.0);
 }

@@ -5,7 +5,7 @@
 use influence::glam::{Vec2, Vec3};
 use influence::paths::PathScratch;
 use influence::propagate::{
-    Chase, Diffusion, FloodFill, MemoryLayer, Persistence, Propagator, Seed, SparsePropagator, SteadyState,
+    Chase, Diffusion, FloodFill, MemoryLayer, Propagator, Seed, SparsePropagator, SteadyState, Steps,
 };
 use influence::query::{self, Extreme};
 use influence::space::{Edge, Graph};
@@ -48,10 +48,10 @@ fn the_step_on_a_graph_follows_the_rule_by_hand() {
             .unwrap();
     let mut p = Propagator::new(&g, Diffusion::new(0.5, 1.0).unwrap().with_threshold(0.0).unwrap());
     p.write_seeds(&g, &[Seed::new(0, 1.0)]).unwrap();
-    p.step(&g);
+    p.step(&g, Steps::default()).unwrap();
     assert_eq!(p.values().values(), &[0.0, (-0.5f32).exp(), 0.0]);
     p.write_seeds(&g, &[Seed::new(0, 1.0)]).unwrap();
-    p.step(&g);
+    p.step(&g, Steps::default()).unwrap();
     assert_eq!(p.values()[2], (-0.5f32).exp() * (-1.5f32).exp());
 }
 
@@ -64,7 +64,7 @@ fn sparse_diffusion_equals_the_dense_step_bit_for_bit() {
     for step in 0..40 {
         dense.write_seeds(&g, &seeds).unwrap();
         sparse.write_seeds(&g, &seeds).unwrap();
-        dense.step(&g);
+        dense.step(&g, Steps::default()).unwrap();
         sparse.step(&g);
         assert_eq!(bits(dense.values()), bits(sparse.values()), "step {step}");
     }
@@ -81,7 +81,7 @@ fn the_steady_state_equals_iterating_until_nothing_changes() {
     let mut last = Vec::new();
     for _ in 0..500 {
         p.write_seeds(&g, &seeds).unwrap();
-        p.step(&g);
+        p.step(&g, Steps::default()).unwrap();
         let now = bits(p.values());
         if now == last {
             break;
@@ -90,14 +90,14 @@ fn the_steady_state_equals_iterating_until_nothing_changes() {
     }
     p.write_seeds(&g, &seeds).unwrap();
     let mut steady = Layer::for_space(&g);
-    SteadyState::new().solve(&g, &d, &seeds, &mut steady).unwrap();
+    SteadyState::default().solve(&g, &d, &seeds, &mut steady).unwrap();
     assert_eq!(bits(&steady), bits(p.values()));
 }
 
 #[test]
 fn memory_layers_leave_fading_breadcrumbs_on_a_graph() {
     let g = lattice(6, 1, 2.0, &[]);
-    let mut trail = MemoryLayer::new(&g, Persistence::Dynamic { rate: std::f32::consts::LN_2 }).unwrap();
+    let mut trail = MemoryLayer::new(&g, Some(std::f32::consts::LN_2)).unwrap();
     for node in 0..6 {
         trail.deposit(&g, &[Seed::new(node, 1.0).with_mode(Mode::Add)]).unwrap();
         trail.update(1.0).unwrap();
@@ -115,7 +115,7 @@ fn flood_fill_predicts_ahead_along_a_waypoint_corridor() {
     let mut edges: Vec<Edge> = (1..12).map(|i| Edge::new(i - 1, i)).collect();
     edges.push(Edge::new(2, 12));
     let g = Graph::from_edges(positions, edges).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     let chase = Chase::new(0.1, 50, 4, 4.0).unwrap();
     let ahead = fill.predict(&g, 5, Vec3::X, &chase).unwrap();
     assert!(ahead.cell > 5, "{ahead:?}");

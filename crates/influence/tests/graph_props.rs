@@ -5,7 +5,7 @@
 mod common;
 
 use influence::paths::PathScratch;
-use influence::propagate::{Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{DerivedGraph, Graph, Reduce};
 use influence::{Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
@@ -40,13 +40,13 @@ proptest! {
         for _ in 0..6 {
             on_grid.write_seeds(&grid, &seeds).unwrap();
             on_graph.write_seeds(&graph, &seeds).unwrap();
-            on_grid.step_grid(&grid);
-            on_graph.step(&graph);
+            on_grid.step(&grid, Steps::default()).unwrap();
+            on_graph.step(&graph, Steps::default()).unwrap();
             prop_assert_eq!(bits(on_grid.values()), bits(on_graph.values()));
         }
         let (mut a, mut b) = (Layer::for_space(&grid), Layer::for_space(&graph));
-        SteadyState::new().solve(&grid, &d, &seeds, &mut a).unwrap();
-        SteadyState::new().solve(&graph, &d, &seeds, &mut b).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut a).unwrap();
+        SteadyState::default().solve(&graph, &d, &seeds, &mut b).unwrap();
         prop_assert_eq!(bits(&a), bits(&b));
     }
 
@@ -139,12 +139,12 @@ fn a_coarse_graph_of_a_real_map_carries_influence_like_the_grid() {
     // No threshold: "reached" then means connected, on both.
     let d = Diffusion::new(0.05, 1.0).unwrap().with_threshold(0.0).unwrap();
     let mut on_grid = Layer::for_space(&grid);
-    SteadyState::new().solve(&grid, &d, &[Seed::new(spot, 1.0)], &mut on_grid).unwrap();
+    SteadyState::default().solve(&grid, &d, &[Seed::new(spot, 1.0)], &mut on_grid).unwrap();
     for derived in [&coarse, &areas] {
         let g = derived.graph();
         let node = derived.node_of(spot).unwrap();
         let mut on_graph = Layer::for_space(g);
-        SteadyState::new().solve(g, &d, &[Seed::new(node, 1.0)], &mut on_graph).unwrap();
+        SteadyState::default().solve(g, &d, &[Seed::new(node, 1.0)], &mut on_graph).unwrap();
         let summary = derived.summarise(&on_grid, Reduce::Mean);
         let reached = |l: &Layer, i: usize| l[i] > 0.0;
         // The same nodes are reached (the graph keeps the grid's connectivity).

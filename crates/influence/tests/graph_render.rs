@@ -46,7 +46,7 @@ fn two_floors_render_side_by_side_with_a_route() {
     let g = two_floors();
     let mut layer = Layer::for_space(&g);
     let d = Diffusion::new(0.08, 1.0).unwrap();
-    SteadyState::new().solve(&g, &d, &[Seed::new(0, 1.0)], &mut layer).unwrap();
+    SteadyState::default().solve(&g, &d, &[Seed::new(0, 1.0)], &mut layer).unwrap();
     let route = Router::new().find(&g, 0, 40, &Cost::distance(), Heuristic::Euclidean).unwrap().unwrap();
     let opts =
         RenderOptions { panel: 200, node_radius: 5, routes: vec![route.cells.clone()], ..Default::default() };
@@ -67,7 +67,7 @@ fn the_area_graph_of_a_real_map_renders() {
     let mut on_grid = Layer::for_space(&grid);
     let start = (0..grid.len()).find(|&i| grid.is_walkable(i)).unwrap();
     let d = Diffusion::new(0.03, 1.0).unwrap();
-    SteadyState::new().solve(&grid, &d, &[Seed::new(start, 1.0)], &mut on_grid).unwrap();
+    SteadyState::default().solve(&grid, &d, &[Seed::new(start, 1.0)], &mut on_grid).unwrap();
     let layer = areas.summarise(&on_grid, Reduce::Max);
     let image = render_graph(g, &layer, &RenderOptions { panel: 400, ..Default::default() }).unwrap();
     assert!(image.width() <= 400 && image.height() <= 400);

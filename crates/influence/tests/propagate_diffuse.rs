@@ -1,7 +1,7 @@
 //! The row-wise grid kernel, fused steps, parallel steps and time-sliced steps against the
 //! generic rule and single steps, bit for bit.
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed};
+use influence::propagate::{Diffusion, Propagator, Seed, Steps};
 use influence::{Connectivity, Grid, Layer, Mode, Space};
 use proptest::prelude::*;
 
@@ -37,8 +37,8 @@ fn sized_map(max_w: usize, max_h: usize) -> impl Strategy<Value = (Grid, Vec<f32
 fn diffusion() -> impl Strategy<Value = Diffusion> {
     (0.0f32..1.5, 0.0f32..=1.0, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>()).prop_map(
         |(decay, momentum, threshold, linear)| {
-            let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-            Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
+            let make = if linear { Diffusion::linear } else { Diffusion::new };
+            make(decay, momentum).unwrap().with_threshold(threshold).unwrap()
         },
     )
 }
@@ -59,7 +59,26 @@ fn seeds(len: usize) -> impl Strategy<Value = Vec<Seed>> {
 fn looped(p: &mut Propagator, grid: &Grid, n: usize, seeds: &[Seed]) {
     for _ in 0..n {
         p.write_seeds(grid, seeds).unwrap();
-        p.step_grid(grid);
+        p.step(grid, Steps::default()).unwrap();
+    }
+}
+
+/// A grid seen only as a [`Space`] (no [`Space::as_grid`]): steps on it take the generic
+/// rule, cell by cell, which the grid kernels must equal.
+struct Generic<'a>(&'a Grid);
+
+impl Space for Generic<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_walkable(&self, i: usize) -> bool {
+        self.0.is_walkable(i)
+    }
+    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
+        self.0.for_each_neighbour(i, visit);
+    }
+    fn position(&self, i: usize) -> influence::glam::Vec3 {
+        self.0.position(i)
     }
 }
 
@@ -83,8 +102,8 @@ proptest! {
         for _ in 0..steps {
             fast.write_seeds(&grid, &seeds).unwrap();
             generic.write_seeds(&grid, &seeds).unwrap();
-            fast.step_grid(&grid);
-            generic.step(&grid);
+            fast.step(&grid, Steps::default()).unwrap();
+            generic.step(&Generic(&grid), Steps::default()).unwrap();
             prop_assert_eq!(bits(fast.values()), bits(generic.values()));
         }
     }
@@ -93,18 +112,24 @@ proptest! {
     fn sliced_steps_equal_whole_steps(
         (grid, values) in map(),
         d in diffusion(),
-        budgets in prop::collection::vec((any::<bool>(), 0usize..20), 1..60),
+        budgets in prop::collection::vec((any::<bool>(), any::<bool>(), 0usize..20), 1..60),
     ) {
         let (mut whole, mut sliced) = (with_values(&grid, d, &values), with_values(&grid, d, &values));
         let seeds = [Seed::new(grid.len() - 1, 4.0)];
-        for (by_rows, budget) in budgets {
-            if !sliced.is_stepping() {
-                sliced.write_seeds(&grid, &seeds).unwrap();
-            }
-            let done = if by_rows { sliced.step_grid_sliced(&grid, budget) } else { sliced.step_sliced(&grid, budget) };
-            if done {
+        for (by_rows, on_grid, budget) in budgets {
+            // Rows of cells, or single cells; through the grid kernel or the generic rule;
+            // the seeds written by hand or by the step.
+            let budget = if by_rows { budget * grid.width() } else { budget };
+            let step = if on_grid { Steps { budget, seeds: &seeds, ..Steps::default() } } else {
+                if !sliced.is_stepping() {
+                    sliced.write_seeds(&grid, &seeds).unwrap();
+                }
+                Steps { budget, ..Steps::default() }
+            };
+            let done = if on_grid { sliced.step(&grid, step) } else { sliced.step(&Generic(&grid), step) };
+            if done.unwrap() {
                 whole.write_seeds(&grid, &seeds).unwrap();
-                whole.step_grid(&grid);
+                whole.step(&grid, Steps::default()).unwrap();
                 prop_assert_eq!(bits(whole.values()), bits(sliced.values()));
             }
         }
@@ -118,7 +143,7 @@ proptest! {
     ) {
         let (mut fused, mut single) = (with_values(&grid, d, &values), with_values(&grid, d, &values));
         for n in runs {
-            fused.steps_grid(&grid, n, &seeds).unwrap();
+            fused.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
             looped(&mut single, &grid, n, &seeds);
             prop_assert_eq!(bits(fused.values()), bits(single.values()), "{} steps", n);
         }
@@ -131,7 +156,7 @@ proptest! {
         let seeds = [Seed::new(0, 3.0), Seed::new(grid.len() / 3, 1.0)];
         for _ in 0..20 {
             p.write_seeds(&grid, &seeds).unwrap();
-            p.step_grid(&grid);
+            p.step(&grid, Steps::default()).unwrap();
             for (i, &v) in p.values().values().iter().enumerate() {
                 prop_assert!((0.0..=3.0).contains(&v));
                 if !grid.is_walkable(i) {
@@ -153,8 +178,8 @@ fn long_thin_and_tiny_grids_take_the_border_path() {
                 for p in [&mut fast, &mut generic] {
                     p.write_seeds(&grid, &[Seed::new(0, 1.0)]).unwrap();
                 }
-                fast.step_grid(&grid);
-                generic.step(&grid);
+                fast.step(&grid, Steps::default()).unwrap();
+                generic.step(&Generic(&grid), Steps::default()).unwrap();
                 assert_eq!(bits(fast.values()), bits(generic.values()), "{w}×{h} {conn:?}");
             }
         }
@@ -179,11 +204,11 @@ fn maps_beyond_the_caches_stream_the_same_bits() {
             (Propagator::new(&grid, d), Propagator::new(&grid, d), Propagator::new(&grid, d));
         for _ in 0..2 {
             fast.write_seeds(&grid, &seeds).unwrap();
-            fast.step_grid(&grid);
+            fast.step(&grid, Steps::default()).unwrap();
             generic.write_seeds(&grid, &seeds).unwrap();
-            generic.step(&grid);
+            generic.step(&Generic(&grid), Steps::default()).unwrap();
         }
-        fused.steps_grid(&grid, 2, &seeds).unwrap();
+        fused.step(&grid, Steps { count: 2, seeds: &seeds, ..Steps::default() }).unwrap();
         assert_eq!(bits(fast.values()), bits(generic.values()), "{conn:?}");
         assert_eq!(bits(fused.values()), bits(generic.values()), "{conn:?}");
         assert!(generic.values().values().iter().filter(|&&v| v > 0.0).count() > 64 * 5);
@@ -198,15 +223,18 @@ fn fused_steps_refuse_bad_seeds_and_finish_a_sliced_step_first() {
     let (mut fused, mut single) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
     looped(&mut fused, &grid, 3, &seeds);
     let before = fused.values().clone();
-    assert!(fused.steps_grid(&grid, 5, &[Seed::new(30, 1.0)]).is_err());
-    assert!(fused.steps_grid(&grid, 5, &[Seed::new(1, f32::NAN)]).is_err());
+    assert!(fused.step(&grid, Steps { count: 5, seeds: &[Seed::new(30, 1.0)], ..Steps::default() }).is_err());
+    assert!(fused
+        .step(&grid, Steps { count: 5, seeds: &[Seed::new(1, f32::NAN)], ..Steps::default() })
+        .is_err());
     assert_eq!(fused.values(), &before);
     looped(&mut single, &grid, 3, &seeds);
 
     fused.write_seeds(&grid, &seeds).unwrap();
-    assert!(!fused.step_grid_sliced(&grid, 2));
-    fused.steps_grid(&grid, 7, &seeds).unwrap();
-    looped(&mut single, &grid, 8, &seeds);
+    assert!(!fused.step(&grid, Steps { budget: 2 * grid.width(), ..Steps::default() }).unwrap());
+    // The step in progress counts as the first of the seven.
+    fused.step(&grid, Steps { count: 7, seeds: &seeds, ..Steps::default() }).unwrap();
+    looped(&mut single, &grid, 7, &seeds);
     assert_eq!(bits(fused.values()), bits(single.values()));
 }
 
@@ -232,13 +260,13 @@ mod parallel {
             let mut single = with_values(&grid, d, &values);
             looped(&mut single, &grid, n, &seeds);
             let mut one = with_values(&grid, d, &values);
-            one.step_grid(&grid);
+            one.step(&grid, Steps::default()).unwrap();
             for threads in [1, 2] {
                 let mut par = with_values(&grid, d, &values);
-                pool(threads).install(|| par.par_steps_grid(&grid, n, &seeds)).unwrap();
+                pool(threads).install(|| par.step(&grid, Steps { count: n, seeds: &seeds, parallel: true, ..Steps::default() })).unwrap();
                 prop_assert_eq!(bits(par.values()), bits(single.values()), "{} threads", threads);
                 let mut par = with_values(&grid, d, &values);
-                pool(threads).install(|| par.par_step_grid(&grid));
+                pool(threads).install(|| par.step(&grid, Steps { parallel: true, ..Steps::default() }).unwrap());
                 prop_assert_eq!(bits(par.values()), bits(one.values()), "{} threads, one step", threads);
             }
         }

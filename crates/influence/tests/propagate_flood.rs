@@ -1,7 +1,7 @@
 //! The chase flood fill on grids and on a graph, and the generic step on a graph.
 
 use influence::glam::Vec3;
-use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Stop};
+use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps};
 use influence::{Grid, Layer, Space};
 
 fn chase() -> Chase {
@@ -13,14 +13,14 @@ fn predicts_down_a_corridor_in_the_direction_of_the_velocity() {
     let grid =
         Grid::from_rows(&["@@@@@@@@@@@@@@@@@@@@", "@..................@", "@@@@@@@@@@@@@@@@@@@@"]).unwrap();
     let seen = grid.index(10, 1).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     for (velocity, ahead) in [(Vec3::X, true), (-Vec3::X, false)] {
         let p = fill.predict(&grid, seen, velocity, &chase()).unwrap();
         let (x, y) = grid.coords(p.cell);
         assert_eq!(y, 1);
         assert!(if ahead { x > 12 } else { x < 8 }, "{velocity} → {x}");
-        assert_eq!(p.stop, Stop::MaxSteps);
-        // Nothing behind the target was heated.
+        assert!(!p.front_empty && !p.too_many_new); // max_steps
+                                                    // Nothing behind the target was heated.
         let behind = if ahead { 1..10 } else { 11..19 };
         assert!(behind.clone().all(|x| fill.heat()[grid.index(x, 1).unwrap()] == 0.0));
     }
@@ -31,20 +31,21 @@ fn predicts_down_a_corridor_in_the_direction_of_the_velocity() {
 #[test]
 fn heat_over_cooling_is_how_long_the_trail_stays_warm() {
     let grid = Grid::from_rows(&["...................."]).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     for (heat, warm) in [(None, 2), (Some(2.0), 4), (Some(0.25), 1)] {
         let mut chase = Chase::new(0.5, 100, 10, 0.0).unwrap();
         if let Some(h) = heat {
-            chase = chase.with_heat(h).unwrap();
+            chase.initial_heat = h;
         }
         let p = fill.predict(&grid, 0, Vec3::ZERO, &chase).unwrap();
         assert_eq!(p.warm, warm, "heat {heat:?}");
-        assert_eq!(fill.heat()[10], chase.heat());
-        assert_eq!(fill.heat()[9], (chase.heat() - 0.5).max(0.0));
+        assert_eq!(fill.heat()[10], chase.initial_heat);
+        assert_eq!(fill.heat()[9], (chase.initial_heat - 0.5).max(0.0));
         assert_eq!(fill.heat()[11], 0.0);
     }
     for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
-        assert!(Chase::new(0.5, 100, 10, 0.0).unwrap().with_heat(bad).is_err(), "{bad}");
+        let chase = Chase { initial_heat: bad, ..Chase::new(0.5, 100, 10, 0.0).unwrap() };
+        assert!(fill.predict(&grid, 0, Vec3::ZERO, &chase).is_err(), "{bad}");
     }
 }
 
@@ -54,13 +55,13 @@ fn at_a_junction_the_barrier_keeps_the_guess_out_of_the_branch_behind() {
     let grid = Grid::from_rows(&["@.@@@@@.@", "@.@@@@@.@", "@.@@@@@.@", "@.......@", "@@@@@@@@@"]).unwrap();
     let seen = grid.index(4, 3).unwrap();
     let chase = Chase::new(0.1, 100, 10, 2.0).unwrap();
-    let mut fill = FloodFill::new();
+    let mut fill = FloodFill::default();
     for (velocity, arm) in [(-Vec3::X, 1), (Vec3::X, 7)] {
         let p = fill.predict(&grid, seen, velocity, &chase).unwrap();
         // Along the corridor, round the corner and up the arm ahead: the newest, hottest
         // cells are there, and the snapped guess is in that arm, not in the wall between.
         assert_eq!(grid.coords(p.cell), (arm, 2), "{velocity}");
-        assert_eq!((p.stop, p.steps), (Stop::FrontEmpty, 6));
+        assert_eq!((p.front_empty, p.steps), (true, 6));
         let other = 8 - arm;
         assert!((0..3).all(|y| fill.heat()[grid.index(other, y).unwrap()] == 0.0));
     }
@@ -119,11 +120,11 @@ fn the_generic_step_and_steady_state_run_on_a_graph() {
     let seeds = [Seed::new(0, 1.0)];
     for _ in 0..10 {
         p.write_seeds(&g, &seeds).unwrap();
-        p.step(&g);
+        p.step(&g, Steps::default()).unwrap();
     }
     p.write_seeds(&g, &seeds).unwrap();
     let mut out = Layer::for_space(&g);
-    SteadyState::new().solve(&g, &d, &seeds, &mut out).unwrap();
+    SteadyState::default().solve(&g, &d, &seeds, &mut out).unwrap();
     assert_eq!(p.values(), &out);
     assert!((out[3] - (-0.1f32 * (4.0 + 5.0 + 4.0)).exp()).abs() < 1e-6);
     assert_eq!(out[5], 0.0);
@@ -132,11 +133,11 @@ fn the_generic_step_and_steady_state_run_on_a_graph() {
 #[test]
 fn the_flood_fill_runs_on_a_graph() {
     let g = rooms();
-    let p = FloodFill::new().predict(&g, 1, Vec3::X, &Chase::new(0.1, 10, 5, 5.0).unwrap()).unwrap();
+    let p = FloodFill::default().predict(&g, 1, Vec3::X, &Chase::new(0.1, 10, 5, 5.0).unwrap()).unwrap();
     // Room 0 lies behind (and room 4 beside) the target: the guess is down the chain.
     assert!(p.cell == 2 || p.cell == 3, "{p:?}");
     assert!(matches!(
-        FloodFill::new().predict(&g, 5, Vec3::X, &chase()),
+        FloodFill::default().predict(&g, 5, Vec3::X, &chase()),
         Err(influence::Error::Blocked { index: 5 })
     ));
 }

@@ -1,7 +1,7 @@
 //! Layers on a schedule: a diffusing layer whose steps are sliced over frames, a fading
 //! memory of where units were, and timed events — driven by one frame clock.
 
-use influence::propagate::{Diffusion, Events, Fade, MemoryLayer, Persistence, Propagator, Schedule, Seed};
+use influence::propagate::{Diffusion, Events, MemoryLayer, Propagator, Schedule, Seed, Steps};
 use influence::{Falloff, Grid, Layer, Mode, Source, Stamper};
 
 #[test]
@@ -17,14 +17,14 @@ fn a_scheduled_sliced_layer_matches_stepping_at_once() {
     .unwrap();
     let d = Diffusion::new(0.3, 0.5).unwrap();
     let seeds = [Seed::new(0, 3.0), Seed::new(grid.index(12, 4).unwrap(), 2.0)];
-    let mut schedule = Schedule::new();
+    let mut schedule = Schedule::default();
     let threat = schedule.add(5.0).unwrap();
     let trail = schedule.add(2.0).unwrap();
 
     let mut sliced = Propagator::new(&grid, d);
     let mut at_once = Propagator::new(&grid, d);
-    let mut memory = MemoryLayer::new(&grid, Persistence::Dynamic { rate: 0.5 }).unwrap();
-    let mut events = Events::new();
+    let mut memory = MemoryLayer::new(&grid, Some(0.5)).unwrap();
+    let mut events = Events::default();
     let mut stamper = Stamper::new();
     let mut danger = Layer::for_space(&grid);
     let (mut pending, mut finished, mut trail_runs) = (0, 0, 0);
@@ -34,7 +34,7 @@ fn a_scheduled_sliced_layer_matches_stepping_at_once() {
         if frame == 30 {
             let bang =
                 Source::new(grid.cell_center(8, 3), 4.0, Falloff::Linear, 3.0).unwrap().with_mode(Mode::Add);
-            events.add(bang, 1.5, Fade::Linear).unwrap();
+            events.add(bang, 1.5, None).unwrap();
         }
         schedule
             .update(dt, |layer, elapsed| {
@@ -59,18 +59,14 @@ fn a_scheduled_sliced_layer_matches_stepping_at_once() {
             assert!((danger[grid.index(8, 3).unwrap()] - 4.0 * remaining / 1.5).abs() < 1e-4);
         }
         // A due threat step is spread over frames, two rows per frame.
-        if pending > 0 {
-            if !sliced.is_stepping() {
-                sliced.write_seeds(&grid, &seeds).unwrap();
-            }
-            if sliced.step_grid_sliced(&grid, 2) {
-                pending -= 1;
-                finished += 1;
-                at_once.write_seeds(&grid, &seeds).unwrap();
-                at_once.step_grid(&grid);
-                let bits = |l: &Layer| l.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
-                assert_eq!(bits(sliced.values()), bits(at_once.values()), "step {finished}");
-            }
+        let slice = Steps { seeds: &seeds, budget: 2 * grid.width(), ..Steps::default() };
+        if pending > 0 && sliced.step(&grid, slice).unwrap() {
+            pending -= 1;
+            finished += 1;
+            at_once.write_seeds(&grid, &seeds).unwrap();
+            at_once.step(&grid, Steps::default()).unwrap();
+            let bits = |l: &Layer| l.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(sliced.values()), bits(at_once.values()), "step {finished}");
         }
     }
     assert_eq!(trail_runs, 20);
@@ -79,5 +75,5 @@ fn a_scheduled_sliced_layer_matches_stepping_at_once() {
     let row = |x| memory.layer()[grid.index(x, 4).unwrap()];
     assert!(row(13) > row(1) && row(1) > 0.0);
     // The grenade was heard for 1.5 s and is gone.
-    assert!(events.is_empty() && danger.max_abs() == 0.0);
+    assert!(events.iter().next().is_none() && danger.max_abs() == 0.0);
 }

@@ -1,6 +1,6 @@
 //! Sparse diffusion against the dense step, bit for bit.
 
-use influence::propagate::{seeds_from_sources, DecayKind, Diffusion, Propagator, Seed, SparsePropagator};
+use influence::propagate::{seeds_from_sources, Diffusion, Propagator, Seed, SparsePropagator, Steps};
 use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Stamper};
 use proptest::prelude::*;
 
@@ -28,8 +28,8 @@ proptest! {
         for (i, &b) in walls.iter().enumerate() {
             grid.set_blocked(i % w, i / w, b).unwrap();
         }
-        let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-        let d = Diffusion::new(decay, momentum).unwrap().with_kind(kind);
+        let make = if linear { Diffusion::linear } else { Diffusion::new };
+        let d = make(decay, momentum).unwrap();
         let modes = [Mode::Set, Mode::Max, Mode::Add];
         let seeds: Vec<Seed> = seeds
             .iter()
@@ -42,7 +42,7 @@ proptest! {
                 dense.write_seeds(&grid, &seeds).unwrap();
             }
             sparse.step(&grid);
-            dense.step_grid(&grid);
+            dense.step(&grid, Steps::default()).unwrap();
             prop_assert_eq!(bits(sparse.values()), bits(dense.values()), "step {}", step);
         }
     }
@@ -62,9 +62,9 @@ fn stamped_sources_as_seeds_drive_both_the_same() {
     let (mut sparse, mut dense) = (SparsePropagator::new(&grid, d), Propagator::new(&grid, d));
     for _ in 0..15 {
         sparse.write_seeds(&grid, &seeds).unwrap();
-        dense.stamp(&grid, &mut stamper, &sources);
+        stamper.stamp_all(&grid, dense.values_mut(), &sources);
         sparse.step(&grid);
-        dense.step_grid(&grid);
+        dense.step(&grid, Steps::default()).unwrap();
         assert_eq!(bits(sparse.values()), bits(dense.values()));
     }
 }

@@ -7,7 +7,7 @@
 
 mod common;
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Connectivity, Grid, Layer, Mode};
 use proptest::prelude::*;
 
@@ -26,8 +26,8 @@ fn seeds(len: usize) -> impl Strategy<Value = Vec<Seed>> {
 fn case(momentum: impl Strategy<Value = f32>) -> impl Strategy<Value = (Grid, Vec<Seed>, Diffusion)> {
     let params = (0.02f32..1.0, momentum, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>());
     (walled_grid(), params).prop_flat_map(|(grid, (decay, momentum, threshold, linear))| {
-        let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-        let d = Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind);
+        let make = if linear { Diffusion::linear } else { Diffusion::new };
+        let d = make(decay, momentum).unwrap().with_threshold(threshold).unwrap();
         let len = grid.len();
         (Just(grid), seeds(len), Just(d))
     })
@@ -39,7 +39,7 @@ fn iterate(grid: &Grid, seeds: &[Seed], d: Diffusion) -> Layer {
     for _ in 0..100_000 {
         let before = p.values().clone();
         p.write_seeds(grid, seeds).unwrap();
-        p.step_grid(grid);
+        p.step(grid, Steps::default()).unwrap();
         if p.values().values().iter().zip(before.values()).all(|(a, b)| a.to_bits() == b.to_bits()) {
             p.write_seeds(grid, seeds).unwrap();
             return p.values().clone();
@@ -50,7 +50,7 @@ fn iterate(grid: &Grid, seeds: &[Seed], d: Diffusion) -> Layer {
 
 fn steady(grid: &Grid, seeds: &[Seed], d: Diffusion) -> Layer {
     let mut out = Layer::for_space(grid);
-    SteadyState::new().solve(grid, &d, seeds, &mut out).unwrap();
+    SteadyState::default().solve(grid, &d, seeds, &mut out).unwrap();
     out
 }
 

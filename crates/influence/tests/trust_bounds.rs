@@ -4,15 +4,15 @@
 mod common;
 
 use common::{falloff, metric};
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
 use proptest::prelude::*;
 
 fn diffusion() -> impl Strategy<Value = Diffusion> {
     (0.0f32..1.5, 0.0f32..=1.0, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>()).prop_map(
         |(decay, momentum, threshold, linear)| {
-            let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-            Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
+            let make = if linear { Diffusion::linear } else { Diffusion::new };
+            make(decay, momentum).unwrap().with_threshold(threshold).unwrap()
         },
     )
 }
@@ -84,11 +84,11 @@ proptest! {
         let top = seeds.iter().map(|s| s.strength).fold(0.0f32, f32::max);
         let mut p = Propagator::new(&grid, d);
         if fused {
-            p.steps_grid(&grid, n, &seeds).unwrap();
+            p.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
         } else {
             for _ in 0..n {
                 p.write_seeds(&grid, &seeds).unwrap();
-                p.step_grid(&grid);
+                p.step(&grid, Steps::default()).unwrap();
             }
         }
         for (i, &v) in p.values().values().iter().enumerate() {
@@ -151,7 +151,7 @@ proptest! {
             .map(|(i, s, max)| Seed::new(i.index(grid.len()), *s).with_mode(if *max { Mode::Max } else { Mode::Set }))
             .collect();
         let (mut before, mut after) = (Layer::for_space(&grid), Layer::for_space(&grid));
-        let mut solver = SteadyState::new();
+        let mut solver = SteadyState::default();
         solver.solve(&grid, &d, &seeds, &mut before).unwrap();
         seeds.push(Seed::new(extra.0.index(grid.len()), extra.1).with_mode(Mode::Max));
         solver.solve(&grid, &d, &seeds, &mut after).unwrap();
@@ -180,9 +180,9 @@ proptest! {
         // Diffusion and the steady state.
         let seeds: Vec<Seed> = cells.iter().map(|&(c, s, _)| Seed::new(c, s)).collect();
         let mut p = Propagator::new(&grid, d);
-        p.steps_grid(&grid, n, &seeds).unwrap();
+        p.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
         let mut steady = Layer::for_space(&grid);
-        SteadyState::new().solve(&grid, &d, &seeds, &mut steady).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut steady).unwrap();
         for &i in &inside {
             prop_assert_eq!(stamped[i].to_bits(), 0, "path stamp reached {:?}", grid.coords(i));
             prop_assert_eq!(p.values()[i].to_bits(), 0, "diffusion reached {:?}", grid.coords(i));

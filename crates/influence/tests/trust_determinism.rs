@@ -3,7 +3,7 @@
 
 mod common;
 
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::query::{self, Extreme};
 use influence::route::{Cost, Heuristic, Router};
 use influence::{Analysis, Band, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
@@ -58,9 +58,9 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
         }
     }
     let mut p = Propagator::new(grid, d);
-    p.steps_grid(grid, 20, &seeds).unwrap();
+    p.step(grid, Steps { count: 20, seeds: &seeds, ..Steps::default() }).unwrap();
     let mut steady = Layer::for_space(grid);
-    SteadyState::new().solve(grid, &d, &seeds, &mut steady).unwrap();
+    SteadyState::default().solve(grid, &d, &seeds, &mut steady).unwrap();
     let a = Analysis::from_teams(&teams[0], &[&teams[1]]);
     let walkable: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
     let route = match (walkable.first(), walkable.last()) {
@@ -95,8 +95,8 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
 fn diffusion() -> impl Strategy<Value = Diffusion> {
     (0.0f32..1.5, 0.0f32..=1.0, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>()).prop_map(
         |(decay, momentum, threshold, linear)| {
-            let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-            Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
+            let make = if linear { Diffusion::linear } else { Diffusion::new };
+            make(decay, momentum).unwrap().with_threshold(threshold).unwrap()
         },
     )
 }
@@ -129,11 +129,11 @@ mod parallel {
         ) {
             let seeds: Vec<Seed> = picks.iter().map(|(i, s)| Seed::new(i.index(grid.len()), *s)).collect();
             let mut single = Propagator::new(&grid, d);
-            single.steps_grid(&grid, n, &seeds).unwrap();
+            single.step(&grid, Steps { count: n, seeds: &seeds, ..Steps::default() }).unwrap();
             for threads in [1, 2, 3] {
                 let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
                 let mut par = Propagator::new(&grid, d);
-                pool.install(|| par.par_steps_grid(&grid, n, &seeds)).unwrap();
+                pool.install(|| par.step(&grid, Steps { count: n, seeds: &seeds, parallel: true, ..Steps::default() })).unwrap();
                 prop_assert_eq!(bits(par.values().values()), bits(single.values().values()), "{} threads", threads);
             }
         }

@@ -2,7 +2,7 @@
 //! grid 1⅛ (its flags and its bits), a propagator two layers plus bounded scratch rows, a
 //! graph a stated bound per node and arc (see the table in the `space` module docs).
 
-use influence::propagate::{Diffusion, Propagator, Seed};
+use influence::propagate::{Diffusion, Propagator, Seed, Steps};
 use influence::{Graph, Grid, Layer};
 
 const SIDE: usize = 256;
@@ -37,16 +37,24 @@ fn a_propagator_is_two_layers_plus_bounded_scratch() {
     let d = Diffusion::new(0.3, 0.9).unwrap();
     let mut p = Propagator::new(&grid, d);
     assert_eq!(p.heap_bytes(), 2 * 4 * CELLS, "nothing but the two buffers before a step");
-    p.step_grid(&grid);
+    p.step(&grid, Steps::default()).unwrap();
     let one = p.heap_bytes();
-    p.steps_grid(&grid, 20, &[Seed::new(0, 1.0), Seed::new(CELLS - 1, 2.0)]).unwrap();
+    p.step(
+        &grid,
+        Steps { count: 20, seeds: &[Seed::new(0, 1.0), Seed::new(CELLS - 1, 2.0)], ..Steps::default() },
+    )
+    .unwrap();
     let fused = p.heap_bytes();
     assert!(one > 2 * 4 * CELLS && fused >= one);
     // Ring rows: at most 16 bytes a cell of width per fused step, within about 1 MiB, plus
     // the seed buffer and the scratch vector itself.
     assert!(fused - 2 * 4 * CELLS <= (1 << 20) + 32 * SIDE + 1024, "scratch {} bytes", fused - 8 * CELLS);
     // Repeating the work allocates nothing more.
-    p.steps_grid(&grid, 20, &[Seed::new(0, 1.0), Seed::new(CELLS - 1, 2.0)]).unwrap();
+    p.step(
+        &grid,
+        Steps { count: 20, seeds: &[Seed::new(0, 1.0), Seed::new(CELLS - 1, 2.0)], ..Steps::default() },
+    )
+    .unwrap();
     assert_eq!(p.heap_bytes(), fused);
 }
 

@@ -12,7 +12,7 @@
 mod common;
 
 use influence::paths::PathScratch;
-use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Band, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
 use proptest::prelude::*;
 
@@ -97,8 +97,8 @@ fn falloff() -> impl Strategy<Value = Falloff> {
 fn diffusion() -> impl Strategy<Value = Diffusion> {
     (0.0f32..1.5, 0.0f32..=1.0, prop::sample::select(vec![0.0f32, 1e-4, 0.05]), any::<bool>()).prop_map(
         |(decay, momentum, threshold, linear)| {
-            let kind = if linear { DecayKind::Linear } else { DecayKind::Exponential };
-            Diffusion::new(decay, momentum).unwrap().with_threshold(threshold).unwrap().with_kind(kind)
+            let make = if linear { Diffusion::linear } else { Diffusion::new };
+            make(decay, momentum).unwrap().with_threshold(threshold).unwrap()
         },
     )
 }
@@ -163,8 +163,8 @@ proptest! {
         for step in 0..k {
             a.write_seeds(&grid, &seeds).unwrap();
             b.write_seeds(&mg, &mseeds).unwrap();
-            a.step_grid(&grid);
-            b.step_grid(&mg);
+            a.step(&grid, Steps::default()).unwrap();
+            b.step(&mg, Steps::default()).unwrap();
             assert_mirrored(&grid, m, a.values().values(), b.values().values()).map_err(|e| {
                 TestCaseError::fail(format!("after step {}: {}", step + 1, e))
             })?;
@@ -182,8 +182,8 @@ proptest! {
         let seeds: Vec<Seed> = cells(&grid, &picks).into_iter().map(|(c, s)| Seed::new(c, s).with_mode(mode)).collect();
         let mseeds: Vec<Seed> = seeds.iter().map(|s| Seed::new(m.index(&grid, s.cell), s.strength).with_mode(mode)).collect();
         let (mut a, mut b) = (Layer::for_space(&grid), Layer::for_space(&mg));
-        SteadyState::new().solve(&grid, &d, &seeds, &mut a).unwrap();
-        SteadyState::new().solve(&mg, &d, &mseeds, &mut b).unwrap();
+        SteadyState::default().solve(&grid, &d, &seeds, &mut a).unwrap();
+        SteadyState::default().solve(&mg, &d, &mseeds, &mut b).unwrap();
         assert_mirrored(&grid, m, a.values(), b.values())?;
     }
 

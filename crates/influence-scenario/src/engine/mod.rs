@@ -31,7 +31,7 @@ mod team;
 
 use std::borrow::Cow;
 
-use influence::propagate::{FloodFill, Prediction, SteadyState};
+use influence::propagate::{Chase, FloodFill, Prediction, SteadyState};
 use influence::route::{Route, Router};
 use influence::{query, Analysis, Grid, Layer, Source, Stamper};
 
@@ -122,7 +122,7 @@ impl Run {
             perspective,
             walk,
             stamper: Stamper::new(),
-            solver: SteadyState::new(),
+            solver: SteadyState::default(),
             solved: false,
             teams: Vec::new(),
             fields: Vec::new(),
@@ -244,7 +244,7 @@ impl Run {
                 }
             }
             Method::Flood { chase, .. } => {
-                self.step_to(chase.max_steps(), usize::MAX, false);
+                self.step_to(chase.max_steps, usize::MAX, false);
                 self.run_flood();
                 self.stale.flood = false;
             }
@@ -446,7 +446,7 @@ impl Run {
         self.flood_error = None;
         self.flood = match self.scenario.propagation.map(|p| p.method) {
             Some(Method::Flood { .. }) => Some(Flood {
-                fill: FloodFill::new(),
+                fill: FloodFill::default(),
                 heat: Layer::for_space(&self.walk),
                 prediction: None,
                 limit: self.target,
@@ -537,7 +537,7 @@ impl Run {
             return;
         };
         let Some(f) = &mut self.flood else { return };
-        match f.fill.predict(&self.walk, last_seen, velocity, &chase.with_max_steps(f.limit)) {
+        match f.fill.predict(&self.walk, last_seen, velocity, &Chase { max_steps: f.limit, ..chase }) {
             Ok(prediction) => {
                 f.heat.values_mut().copy_from_slice(f.fill.heat());
                 f.prediction = Some(prediction);

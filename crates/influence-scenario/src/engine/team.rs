@@ -1,13 +1,14 @@
 //! One team's layer over time: stamped once, diffusing step by step from its sources'
 //! seeds, or solved for the steady state.
 
-use influence::propagate::{seeds_from_sources, Diffusion, Propagator, Seed, SteadyState};
+use influence::propagate::{seeds_from_sources, Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::{Error, Grid, Layer, Source, Stamper};
 
 use crate::error::Located;
 
 /// Steps a diffusing team takes between two checks for a fixed point: one compared step,
-/// then the rest fused (`Propagator::steps_grid`, up to 16 steps a pass over memory).
+/// then the rest fused (`Propagator::step` with a `Steps::count`: up to 16 steps a pass over
+/// memory).
 const CHUNK: usize = 64;
 
 /// What a team's layer is.
@@ -160,9 +161,11 @@ impl Diffusing {
             // Then up to CHUNK - 1 steps fused: (step, write)^m = step, (write, step)^(m-1), write.
             let m = (target - self.done).min(allowed - taken).min(CHUNK - 1);
             if m > 0 {
-                self.propagator.step_grid(walk);
                 // The seeds were checked when first written, so they cannot be refused now.
-                let _ = self.propagator.steps_grid(walk, m - 1, &self.seeds);
+                let _ = self.propagator.step(walk, Steps::default());
+                let _ = self
+                    .propagator
+                    .step(walk, Steps { count: m - 1, seeds: &self.seeds, ..Steps::default() });
                 let _ = self.propagator.write_seeds(walk, &self.seeds);
                 self.done += m;
                 taken += m;
@@ -173,8 +176,8 @@ impl Diffusing {
 
     /// One step, then the seeds written again.
     fn step(&mut self, walk: &Grid) {
-        self.propagator.step_grid(walk);
         // The seeds were checked when first written, so they cannot be refused now.
+        let _ = self.propagator.step(walk, Steps::default());
         let _ = self.propagator.write_seeds(walk, &self.seeds);
     }
 }

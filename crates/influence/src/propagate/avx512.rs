@@ -461,7 +461,7 @@ mod tests {
             Diffusion::new(0.0, 1.0).unwrap().with_threshold(0.0).unwrap(),
             Diffusion::new(1e9, 0.7).unwrap(),
             Diffusion::new(0.3, 0.0).unwrap(),
-            Diffusion::new(0.2, 0.8).unwrap().with_kind(DecayKind::Linear),
+            Diffusion::linear(0.2, 0.8).unwrap(),
         ];
         for w in (1..=70).chain([127, 128, 129, 1000]) {
             for (i, d) in params.iter().enumerate() {

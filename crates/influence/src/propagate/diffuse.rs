@@ -23,25 +23,32 @@ use crate::error::{non_negative, Error};
 use crate::space::Space;
 
 /// How influence weakens with the distance it travels in one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum DecayKind {
-    /// `value · exp(−decay · distance)`: the articles' choice, never reaches 0 by itself
-    /// (the threshold cuts the tail).
-    #[default]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum DecayKind {
+    /// `value · exp(−decay · distance)`.
     Exponential,
-    /// `value − decay · distance`, floored at 0: a hard edge at `strength / decay`.
+    /// `value − decay · distance`, floored at 0.
     Linear,
 }
 
-/// The parameters of a diffusion step, validated.
+/// The parameters of a diffusion step, validated. Influence crossing `distance` world units
+/// carries `value · exp(−decay · distance)` ([`new`](Self::new): the articles' choice,
+/// which never reaches 0 by itself — the threshold cuts the tail) or
+/// `value − decay · distance`, floored at 0 ([`linear`](Self::linear): a hard edge at
+/// `strength / decay`).
 ///
 /// ```
-/// use influence::{propagate::{DecayKind, Diffusion}, Error};
+/// use influence::{propagate::{Diffusion, Propagator, Seed, Steps}, Error, Grid};
 /// // Part 1's examples: decay 0.5 per tile, momentum 0.2 (lingering) or 0.8 (quick).
 /// let slow = Diffusion::new(0.5, 0.2)?;
 /// assert_eq!(slow.threshold(), Diffusion::DEFAULT_THRESHOLD);
-/// let edged = Diffusion::new(0.25, 1.0)?.with_kind(DecayKind::Linear).with_threshold(0.0)?;
-/// assert_eq!(edged.carry(1.0, 2.0), 0.5);
+/// let edged = Diffusion::linear(0.25, 1.0)?.with_threshold(0.0)?;
+/// assert!(edged.is_linear() && !slow.is_linear());
+/// let grid = Grid::new(8, 1)?;
+/// let mut p = Propagator::new(&grid, edged);
+/// p.step(&grid, Steps { count: 8, seeds: &[Seed::new(0, 1.0)], ..Steps::default() })?;
+/// assert_eq!(p.values()[2], 0.5); // 1 − 0.25 × 2
+/// assert_eq!(p.values()[5], 0.0); // beyond the edge at 4
 /// assert!(matches!(Diffusion::new(0.5, 1.5), Err(Error::BadNumber { what: "momentum", .. })));
 /// assert!(matches!(Diffusion::new(-1.0, 0.5), Err(Error::BadNumber { what: "decay", .. })));
 /// # Ok::<(), influence::Error>(())
@@ -68,15 +75,22 @@ impl Diffusion {
     /// [`Error::BadNumber`] naming `decay` unless it is finite and ≥ 0, or `momentum`
     /// unless it lies in `[0, 1]`.
     pub fn new(decay: f32, momentum: f32) -> Result<Self, Error> {
+        Self::of_kind(DecayKind::Exponential, decay, momentum)
+    }
+
+    /// Linear decay of `decay` per world unit, otherwise as [`new`](Self::new).
+    ///
+    /// # Errors
+    /// As [`new`](Self::new).
+    pub fn linear(decay: f32, momentum: f32) -> Result<Self, Error> {
+        Self::of_kind(DecayKind::Linear, decay, momentum)
+    }
+
+    fn of_kind(kind: DecayKind, decay: f32, momentum: f32) -> Result<Self, Error> {
         if !(0.0..=1.0).contains(&momentum) {
             return Err(Error::BadNumber { what: "momentum", expected: "in [0, 1]", value: momentum.into() });
         }
-        Ok(Self {
-            decay: non_negative("decay", decay)?,
-            momentum,
-            threshold: Self::DEFAULT_THRESHOLD,
-            kind: DecayKind::Exponential,
-        })
+        Ok(Self { decay: non_negative("decay", decay)?, momentum, threshold: Self::DEFAULT_THRESHOLD, kind })
     }
 
     /// Sets the threshold below which values become 0 (0 keeps every value).
@@ -86,13 +100,6 @@ impl Diffusion {
     pub fn with_threshold(mut self, threshold: f32) -> Result<Self, Error> {
         self.threshold = non_negative("threshold", threshold)?;
         Ok(self)
-    }
-
-    /// Sets exponential or linear decay.
-    #[must_use]
-    pub fn with_kind(mut self, kind: DecayKind) -> Self {
-        self.kind = kind;
-        self
     }
 
     /// Decay per world unit.
@@ -107,14 +114,26 @@ impl Diffusion {
     pub fn threshold(&self) -> f32 {
         self.threshold
     }
+    /// Whether the decay is linear ([`linear`](Self::linear)) rather than exponential.
+    pub fn is_linear(&self) -> bool {
+        self.kind == DecayKind::Linear
+    }
+
+    /// The same parameters with the given decay kind.
+    #[cfg(test)]
+    pub(super) fn with_kind(self, kind: DecayKind) -> Self {
+        Self { kind, ..self }
+    }
+
     /// Exponential or linear.
-    pub fn kind(&self) -> DecayKind {
+    pub(super) fn kind(&self) -> DecayKind {
         self.kind
     }
 
     /// What `value` becomes after crossing `distance` world units (before the maximum with
     /// 0): the quantity every kernel compares.
-    pub fn carry(&self, value: f32, distance: f32) -> f32 {
+    #[cfg(test)]
+    fn carry(&self, value: f32, distance: f32) -> f32 {
         match self.kind {
             DecayKind::Exponential => Exp::carry(value, Exp::coef(self.decay, distance)),
             DecayKind::Linear => Lin::carry(value, Lin::coef(self.decay, distance)),
@@ -267,7 +286,7 @@ mod tests {
     fn carry_and_settle() {
         let d = Diffusion::new(0.5, 1.0).unwrap();
         assert_eq!(d.carry(2.0, 2.0), 2.0 * (-1.0f32).exp());
-        assert_eq!(d.with_kind(DecayKind::Linear).carry(2.0, 2.0), 1.0);
+        assert_eq!(Diffusion::linear(0.5, 1.0).unwrap().carry(2.0, 2.0), 1.0);
         assert_eq!(settle(1.0, 3.0, 0.5, 0.0), 2.0);
         assert_eq!(settle(1.0, 0.0, 1.0, 1e-4), 0.0);
         assert_eq!(settle(1e-3, 0.0, 0.95, 1e-4).to_bits(), 0.0f32.to_bits());

@@ -12,21 +12,17 @@ use crate::space::Grid;
 use crate::stamp::Stamper;
 
 /// How an event's strength fades with its age.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub enum Fade {
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Fade {
     /// `strength × remaining / lifetime`: a straight ramp to 0 at the end of its life.
-    #[default]
     Linear,
     /// `strength × exp(−rate · age)`, dropped at the end of its life all the same.
-    Exponential {
-        /// Decay per second (≥ 0).
-        rate: f32,
-    },
+    Exponential { rate: f32 },
 }
 
 /// A live event.
 #[derive(Debug, Clone)]
-pub struct TimedEvent {
+struct TimedEvent {
     source: Source,
     strength: f32,
     lifetime: f32,
@@ -36,40 +32,28 @@ pub struct TimedEvent {
 
 impl TimedEvent {
     /// The factor its strength is scaled by now, in `[0, 1]`.
-    pub fn factor(&self) -> f32 {
+    fn factor(&self) -> f32 {
         match self.fade {
             Fade::Linear => ((self.lifetime - self.age) / self.lifetime).clamp(0.0, 1.0),
             Fade::Exponential { rate } => (-(rate * self.age)).exp(),
         }
     }
-    /// Seconds since it happened.
-    pub fn age(&self) -> f32 {
-        self.age
-    }
-    /// Seconds it lives.
-    pub fn lifetime(&self) -> f32 {
-        self.lifetime
-    }
-    /// Its source, at full strength.
-    pub fn source(&self) -> &Source {
-        &self.source
-    }
 }
 
-/// The live events of one layer.
+/// The live events of one layer; none by default.
 ///
 /// ```
-/// use influence::{propagate::{Events, Fade}, Falloff, Grid, Layer, Mode, Source, Stamper};
+/// use influence::{propagate::Events, Falloff, Grid, Layer, Mode, Source, Stamper};
 /// let grid = Grid::new(5, 5)?;
-/// let mut events = Events::new();
+/// let mut events = Events::default();
 /// let bang = Source::new(grid.cell_center(2, 2), 4.0, Falloff::Linear, 2.0)?.with_mode(Mode::Add);
-/// events.add(bang, 2.0, Fade::Linear)?; // a grenade heard for two seconds
+/// events.add(bang, 2.0, None)?; // a grenade heard for two seconds, fading linearly
 /// events.advance(0.5)?;
 /// let mut danger = Layer::for_space(&grid);
 /// events.stamp(&grid, &mut Stamper::new(), &mut danger);
 /// assert_eq!(danger[grid.index(2, 2).unwrap()], 3.0); // 4 × 1.5 s left / 2 s
 /// events.advance(1.5)?;
-/// assert!(events.is_empty());
+/// assert_eq!(events.iter().count(), 0);
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone, Default)]
@@ -78,21 +62,20 @@ pub struct Events {
 }
 
 impl Events {
-    /// No events.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Starts an event now.
+    /// Starts an event now, living `lifetime` seconds. With `exponential_rate` `None` its
+    /// strength falls in a straight ramp, `strength × remaining / lifetime`, to 0 at the end
+    /// of its life; with `Some(rate)` it is `strength × exp(−rate · age)` (rate per second),
+    /// and the event is dropped at the end of its life all the same.
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a lifetime that is not finite and positive, or an
     /// exponential rate that is negative or not finite.
-    pub fn add(&mut self, source: Source, lifetime: f32, fade: Fade) -> Result<(), Error> {
+    pub fn add(&mut self, source: Source, lifetime: f32, exponential_rate: Option<f32>) -> Result<(), Error> {
         positive("event lifetime", lifetime)?;
-        if let Fade::Exponential { rate } = fade {
-            non_negative("event fade rate", rate)?;
-        }
+        let fade = match exponential_rate {
+            None => Fade::Linear,
+            Some(rate) => Fade::Exponential { rate: non_negative("event fade rate", rate)? },
+        };
         let strength = source.strength();
         self.events.push(TimedEvent { source, strength, lifetime, age: 0.0, fade });
         Ok(())
@@ -115,26 +98,32 @@ impl Events {
     /// events are usually additive).
     pub fn stamp(&mut self, grid: &Grid, stamper: &mut Stamper, layer: &mut Layer) {
         for e in &mut self.events {
-            // Finite strength × a factor in [0, 1] is finite, so this cannot fail.
+            // Finite strength × a factor in [0, 1] is finite, so neither can fail; the
+            // source is left at full strength.
             if e.source.set_strength(e.strength * e.factor()).is_ok() {
                 stamper.stamp(grid, layer, &e.source);
             }
+            let _ = e.source.set_strength(e.strength);
         }
     }
 
-    /// The live events, oldest first.
-    pub fn iter(&self) -> impl Iterator<Item = &TimedEvent> {
-        self.events.iter()
-    }
-
-    /// Number of live events.
-    pub fn len(&self) -> usize {
-        self.events.len()
-    }
-
-    /// `true` when no event is live.
-    pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
+    /// The live events, oldest first, each as `(source, age, lifetime, factor)`: its source
+    /// at full strength, the seconds since it happened, the seconds it lives, and the factor
+    /// in `[0, 1]` its strength is scaled by now.
+    ///
+    /// ```
+    /// use influence::{propagate::Events, Falloff, Grid, Source};
+    /// let grid = Grid::new(3, 1)?;
+    /// let shot = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0)?;
+    /// let mut events = Events::default();
+    /// events.add(shot, 4.0, None)?;
+    /// events.advance(1.0)?;
+    /// let (source, age, lifetime, factor) = events.iter().next().unwrap();
+    /// assert_eq!((source.strength(), age, lifetime, factor), (2.0, 1.0, 4.0, 0.75));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = (&Source, f32, f32, f32)> {
+        self.events.iter().map(|e| (&e.source, e.age, e.lifetime, e.factor()))
     }
 }
 
@@ -147,17 +136,17 @@ mod tests {
     fn exponential_fade_and_expiry() {
         let grid = Grid::new(3, 1).unwrap();
         let shot = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0).unwrap();
-        let mut events = Events::new();
-        events.add(shot.clone(), 3.0, Fade::Exponential { rate: 1.0 }).unwrap();
-        events.add(shot, 1.0, Fade::Linear).unwrap();
+        let mut events = Events::default();
+        events.add(shot.clone(), 3.0, Some(1.0)).unwrap();
+        events.add(shot, 1.0, None).unwrap();
         events.advance(1.0).unwrap();
-        assert_eq!(events.len(), 1);
-        assert!((events.iter().next().unwrap().factor() - (-1.0f32).exp()).abs() < 1e-7);
+        assert_eq!(events.iter().count(), 1);
+        assert!((events.iter().next().unwrap().3 - (-1.0f32).exp()).abs() < 1e-7);
         let mut layer = Layer::for_space(&grid);
         events.stamp(&grid, &mut Stamper::new(), &mut layer);
         assert!((layer[0] - 2.0 * (-1.0f32).exp()).abs() < 1e-6);
         assert!(events
-            .add(Source::new(grid.cell_center(0, 0), 1.0, Falloff::Point, 1.0).unwrap(), 0.0, Fade::Linear)
+            .add(Source::new(grid.cell_center(0, 0), 1.0, Falloff::Point, 1.0).unwrap(), 0.0, None)
             .is_err());
         assert!(events.advance(f32::NAN).is_err());
     }

@@ -4,8 +4,8 @@
 //! Dishonored 2", Game AI Pro Online 2021) as Tayebi describes it in "Influence Maps in Game
 //! AI": heat starts at the last-seen cell; a barrier is raised behind the target, where its
 //! velocity says it did not go; each step the newest heat spreads to untouched walkable
-//! neighbours (at full heat, 1 unless [`Chase::with_heat`] says otherwise) while older heat
-//! cools; the prediction is the heat-weighted centre of the warm cells.
+//! neighbours (at full heat, 1 unless [`Chase::initial_heat`] says otherwise) while older
+//! heat cools; the prediction is the heat-weighted centre of the warm cells.
 //!
 //! Two choices differ from Tayebi's code and are deliberate: a cell is heated once only —
 //! cooled cells are not reheated, so the wave never turns back and the fill always ends —
@@ -18,102 +18,53 @@ use glam::Vec3;
 use crate::error::{finite, non_negative, positive, Error};
 use crate::space::Space;
 
-/// Parameters of a chase flood fill.
+/// Parameters of a chase flood fill: plain data, checked by [`Chase::new`] and again by
+/// [`FloodFill::predict`].
 ///
 /// ```
 /// use influence::propagate::Chase;
 /// let chase = Chase::new(0.1, 200, 12, 3.0)?; // Tayebi's cooling of 0.1 per step
-/// assert_eq!(chase.max_steps(), 12);
+/// assert_eq!((chase.max_steps, chase.initial_heat), (12, 1.0));
+/// let short = Chase { initial_heat: 0.5, ..chase }; // warm for 5 steps
+/// assert_eq!(short.initial_heat / short.cooling, 5.0);
 /// assert!(Chase::new(-0.1, 200, 12, 3.0).is_err());
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Chase {
-    heat: f32,
-    cooling: f32,
-    max_new: usize,
-    max_steps: usize,
-    barrier_radius: f32,
+    /// The heat a cell gets when the fill reaches it (finite and > 0; 1 from [`Chase::new`]):
+    /// with `cooling`, it says for how many steps a cell stays warm
+    /// (`initial_heat / cooling`), and so how far back the trail the guess still looks.
+    pub initial_heat: f32,
+    /// Heat lost per step by every heated cell, floored at 0 (finite and ≥ 0).
+    pub cooling: f32,
+    /// The fill stops after a step that heats more than this many cells (the target could
+    /// be anywhere).
+    pub max_new: usize,
+    /// The fill stops after this many steps; fewer show the fill as it stands after that
+    /// many, for pictures of a fill step by step.
+    pub max_steps: usize,
+    /// The barrier covers cells behind the target within this many world units of where it
+    /// was last seen (finite and ≥ 0; 0 for none).
+    pub barrier_radius: f32,
 }
 
 impl Chase {
-    /// Heat lost per step by every heated cell (floored at 0); the fill stops after a step
-    /// that heats more than `max_new` cells (the target could be anywhere) or after
-    /// `max_steps` steps; the barrier covers cells behind the target within
-    /// `barrier_radius` world units of where it was last seen (0 for none).
+    /// A fill heating new cells to 1, with the given cooling, limits and barrier.
     ///
     /// # Errors
     /// [`Error::BadNumber`] naming `cooling` or `barrier_radius` unless finite and ≥ 0.
     pub fn new(cooling: f32, max_new: usize, max_steps: usize, barrier_radius: f32) -> Result<Self, Error> {
-        Ok(Self {
-            heat: 1.0,
-            cooling: non_negative("cooling", cooling)?,
-            max_new,
-            max_steps,
-            barrier_radius: non_negative("barrier_radius", barrier_radius)?,
-        })
+        Self { initial_heat: 1.0, cooling, max_new, max_steps, barrier_radius }.checked()
     }
-    /// The heat a cell gets when the fill reaches it (1 by default): with `cooling`, it
-    /// says for how many steps a cell stays warm (`heat / cooling`), and so how far back
-    /// the trail the guess still looks.
-    ///
-    /// ```
-    /// use influence::propagate::Chase;
-    /// let chase = Chase::new(0.1, 200, 12, 3.0)?.with_heat(0.5)?; // warm for 5 steps
-    /// assert_eq!(chase.heat(), 0.5);
-    /// assert!(Chase::new(0.1, 200, 12, 3.0)?.with_heat(0.0).is_err());
-    /// # Ok::<(), influence::Error>(())
-    /// ```
-    ///
-    /// # Errors
-    /// [`Error::BadNumber`] naming `heat` unless finite and > 0.
-    pub fn with_heat(self, heat: f32) -> Result<Self, Error> {
-        Ok(Self { heat: positive("heat", heat)?, ..self })
-    }
-    /// The same fill stopping after `max_steps` steps: the fill as it stands after that
-    /// many, for pictures of a fill step by step.
-    ///
-    /// ```
-    /// use influence::propagate::Chase;
-    /// let chase = Chase::new(0.1, 200, 12, 3.0)?.with_heat(0.5)?;
-    /// assert_eq!(chase.with_max_steps(3), Chase::new(0.1, 200, 3, 3.0)?.with_heat(0.5)?);
-    /// # Ok::<(), influence::Error>(())
-    /// ```
-    #[must_use]
-    pub fn with_max_steps(self, max_steps: usize) -> Self {
-        Self { max_steps, ..self }
-    }
-    /// The heat of a newly reached cell.
-    pub fn heat(&self) -> f32 {
-        self.heat
-    }
-    /// Heat lost per step.
-    pub fn cooling(&self) -> f32 {
-        self.cooling
-    }
-    /// The most cells one step may heat before the fill stops.
-    pub fn max_new(&self) -> usize {
-        self.max_new
-    }
-    /// The most steps.
-    pub fn max_steps(&self) -> usize {
-        self.max_steps
-    }
-    /// Reach of the barrier behind the target, in world units.
-    pub fn barrier_radius(&self) -> f32 {
-        self.barrier_radius
-    }
-}
 
-/// Why the fill stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Stop {
-    /// A step found no untouched cell to heat: the reachable area is covered.
-    FrontEmpty,
-    /// The last step heated more than `max_new` cells (that step is kept).
-    TooManyNew,
-    /// `max_steps` steps were taken.
-    MaxSteps,
+    /// The same parameters if every number is in range.
+    fn checked(self) -> Result<Self, Error> {
+        non_negative("cooling", self.cooling)?;
+        non_negative("barrier_radius", self.barrier_radius)?;
+        positive("initial_heat", self.initial_heat)?;
+        Ok(self)
+    }
 }
 
 /// The fill's guess.
@@ -127,12 +78,25 @@ pub struct Prediction {
     pub steps: usize,
     /// Cells with heat > 0 at the end.
     pub warm: usize,
-    /// Why the fill stopped.
-    pub stop: Stop,
+    /// The fill stopped because a step found no untouched cell to heat: the reachable area
+    /// is covered.
+    pub front_empty: bool,
+    /// The fill stopped because the last step heated more than [`Chase::max_new`] cells
+    /// (that step is kept). When neither this nor [`front_empty`](Self::front_empty)
+    /// holds, the fill took [`Chase::max_steps`] steps.
+    pub too_many_new: bool,
 }
 
-/// Scratch and result of a chase flood fill over any space; reused between calls, it
-/// allocates only while growing.
+/// Why the fill stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    FrontEmpty,
+    TooManyNew,
+    MaxSteps,
+}
+
+/// Scratch and result of a chase flood fill over any space, empty by default; reused between
+/// calls, it allocates only while growing.
 ///
 /// ```
 /// use influence::{propagate::{Chase, FloodFill}, glam::Vec3, Grid, Space};
@@ -142,7 +106,7 @@ pub struct Prediction {
 ///     "@@@@@@@@@@@@",
 /// ])?;
 /// let seen = grid.index(4, 1).unwrap();
-/// let mut fill = FloodFill::new();
+/// let mut fill = FloodFill::default();
 /// let guess = fill.predict(&grid, seen, Vec3::X, &Chase::new(0.1, 50, 5, 3.0)?)?;
 /// // Running right along the corridor: the guess lies ahead, never behind.
 /// assert!(grid.coords(guess.cell).0 > 4);
@@ -162,11 +126,6 @@ pub struct FloodFill {
 }
 
 impl FloodFill {
-    /// Empty scratch.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The heat of every cell after the last fill (0 where untouched).
     pub fn heat(&self) -> &[f32] {
         &self.heat
@@ -183,7 +142,8 @@ impl FloodFill {
     ///
     /// # Errors
     /// [`Error::OutOfBounds`] if `last_seen` is outside the space, [`Error::Blocked`] if
-    /// it is blocked, [`Error::BadNumber`] for a non-finite velocity.
+    /// it is blocked, [`Error::BadNumber`] for a non-finite velocity or a chase number out
+    /// of range (as [`Chase::new`], or `initial_heat` unless finite and > 0).
     pub fn predict<S: Space>(
         &mut self,
         space: &S,
@@ -200,13 +160,14 @@ impl FloodFill {
         for c in velocity.to_array() {
             finite("velocity", c)?;
         }
+        let chase = chase.checked()?;
         self.begin(space.len());
         let origin = space.position(last_seen);
         let behind = |p: Vec3| {
             let off = p - origin;
             off.dot(velocity) < 0.0 && off.length() <= chase.barrier_radius
         };
-        self.heat_cell(last_seen, chase.heat);
+        self.heat_cell(last_seen, chase.initial_heat);
         self.front.push(last_seen);
         let mut steps = 0;
         let stop = loop {
@@ -232,7 +193,7 @@ impl FloodFill {
             std::mem::swap(&mut self.front, &mut self.next);
             for i in 0..self.front.len() {
                 let c = self.front[i];
-                self.heat_cell(c, chase.heat);
+                self.heat_cell(c, chase.initial_heat);
             }
             steps += 1;
             if self.front.len() > chase.max_new {
@@ -277,7 +238,7 @@ impl FloodFill {
                 warm += 1;
             }
         }
-        // The newest cells always hold heat 1, so the weight is positive.
+        // The newest cells always hold the initial heat, so the weight is positive.
         let centroid =
             Vec3::new((sum[0] / weight) as f32, (sum[1] / weight) as f32, (sum[2] / weight) as f32);
         let cell = self
@@ -293,7 +254,14 @@ impl FloodFill {
                 da.total_cmp(&db).then(a.cmp(&b))
             })
             .unwrap_or(self.heated[0]);
-        Prediction { cell, centroid, steps, warm, stop }
+        Prediction {
+            cell,
+            centroid,
+            steps,
+            warm,
+            front_empty: stop == Stop::FrontEmpty,
+            too_many_new: stop == Stop::TooManyNew,
+        }
     }
 }
 
@@ -305,9 +273,9 @@ mod tests {
     #[test]
     fn heat_cools_by_step_and_new_cells_are_hot() {
         let grid = Grid::new(9, 1).unwrap().with_connectivity(Connectivity::Four);
-        let mut fill = FloodFill::new();
+        let mut fill = FloodFill::default();
         let p = fill.predict(&grid, 4, Vec3::ZERO, &Chase::new(0.25, 10, 3, 0.0).unwrap()).unwrap();
-        assert_eq!(p.stop, Stop::MaxSteps);
+        assert!(!p.front_empty && !p.too_many_new); // max_steps
         assert_eq!(fill.heat(), &[0.0, 1.0, 0.75, 0.5, 0.25, 0.5, 0.75, 1.0, 0.0]);
         assert_eq!(p.cell, 4); // symmetric heat: the centroid is the start
         assert_eq!(p.warm, 7);
@@ -316,21 +284,31 @@ mod tests {
     #[test]
     fn stops_when_covered_or_when_too_many_cells_heat() {
         let grid = Grid::new(3, 1).unwrap();
-        let mut fill = FloodFill::new();
+        let mut fill = FloodFill::default();
         let p = fill.predict(&grid, 0, Vec3::ZERO, &Chase::new(0.1, 10, 100, 0.0).unwrap()).unwrap();
-        assert_eq!((p.stop, p.steps), (Stop::FrontEmpty, 2));
+        assert_eq!((p.front_empty, p.too_many_new, p.steps), (true, false, 2));
         let open = Grid::new(9, 9).unwrap();
         let p = fill.predict(&open, 40, Vec3::ZERO, &Chase::new(0.1, 10, 100, 0.0).unwrap()).unwrap();
-        assert_eq!((p.stop, p.steps), (Stop::TooManyNew, 2)); // 8, then 16 new cells
+        assert_eq!((p.front_empty, p.too_many_new, p.steps), (false, true, 2)); // 8, then 16 new cells
     }
 
     #[test]
     fn bad_start_cells_are_typed_errors() {
         let grid = Grid::from_rows(&[".@"]).unwrap();
         let chase = Chase::new(0.1, 10, 10, 1.0).unwrap();
-        let mut fill = FloodFill::new();
+        let mut fill = FloodFill::default();
         assert_eq!(fill.predict(&grid, 1, Vec3::X, &chase), Err(Error::Blocked { index: 1 }));
         assert_eq!(fill.predict(&grid, 2, Vec3::X, &chase), Err(Error::OutOfBounds { index: 2, len: 2 }));
         assert!(fill.predict(&grid, 0, Vec3::NAN, &chase).is_err());
+        let cold = Chase { initial_heat: 0.0, ..chase };
+        assert!(matches!(
+            fill.predict(&grid, 0, Vec3::X, &cold),
+            Err(Error::BadNumber { what: "initial_heat", .. })
+        ));
+        let bad = Chase { cooling: f32::NAN, ..chase };
+        assert!(matches!(
+            fill.predict(&grid, 0, Vec3::X, &bad),
+            Err(Error::BadNumber { what: "cooling", .. })
+        ));
     }
 }

@@ -16,7 +16,7 @@
 //!
 //! Seeds: the caller writes them into the input before step 1; before each later step they
 //! are written into the previous step's ring row as it is completed — exactly what
-//! `write_seeds` then `step_grid`, `n` times, does.
+//! `write_seeds` then a single step, `n` times, does.
 
 use std::ops::Range;
 

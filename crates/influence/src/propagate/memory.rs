@@ -12,26 +12,12 @@ use crate::error::{finite, non_negative, Error};
 use crate::layer::Layer;
 use crate::space::Space;
 
-/// Whether a memory layer forgets by itself.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub enum Persistence {
-    /// Values stay until changed.
-    #[default]
-    Static,
-    /// Every update of `dt` seconds multiplies values by `exp(−rate · dt)`: the same decay
-    /// whatever the update rate (the half-life is `ln 2 / rate` seconds).
-    Dynamic {
-        /// Decay per second (≥ 0).
-        rate: f32,
-    },
-}
-
 /// A layer with memory: placements add on top, and old values fade.
 ///
 /// ```
-/// use influence::{propagate::{MemoryLayer, Persistence, Seed}, Grid, Mode};
+/// use influence::{propagate::{MemoryLayer, Seed}, Grid, Mode};
 /// let grid = Grid::new(4, 1)?;
-/// let mut trail = MemoryLayer::new(&grid, Persistence::Dynamic { rate: std::f32::consts::LN_2 })?;
+/// let mut trail = MemoryLayer::new(&grid, Some(std::f32::consts::LN_2))?; // half-life 1 s
 /// for x in 0..4 {
 ///     trail.deposit(&grid, &[Seed::new(x, 1.0).with_mode(Mode::Add)])?; // the unit walks right
 ///     trail.update(1.0)?; // one second: everything halves
@@ -44,21 +30,29 @@ pub enum Persistence {
 #[derive(Debug, Clone, PartialEq)]
 pub struct MemoryLayer {
     values: Layer,
-    persistence: Persistence,
+    /// Decay per second of a dynamic layer; `None` for a static one.
+    rate: Option<f32>,
     threshold: f32,
 }
 
 impl MemoryLayer {
-    /// A zeroed layer for `space`; magnitudes below [`Diffusion::DEFAULT_THRESHOLD`]
-    /// become 0 when fading.
+    /// A zeroed layer for `space`, static or dynamic (Tayebi's two kinds of layer): with
+    /// `decay_rate` `None` values stay until changed; with `Some(rate)` every
+    /// [`update`](Self::update) of `dt` seconds multiplies them by `exp(−rate · dt)` — the
+    /// same decay whatever the update rate (the half-life is `ln 2 / rate` seconds).
+    /// Magnitudes below [`Diffusion::DEFAULT_THRESHOLD`] become 0 when fading.
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a dynamic rate that is negative or not finite.
-    pub fn new(space: &impl Space, persistence: Persistence) -> Result<Self, Error> {
-        if let Persistence::Dynamic { rate } = persistence {
+    pub fn new(space: &impl Space, decay_rate: Option<f32>) -> Result<Self, Error> {
+        if let Some(rate) = decay_rate {
             non_negative("dynamic layer rate", rate)?;
         }
-        Ok(Self { values: Layer::for_space(space), persistence, threshold: Diffusion::DEFAULT_THRESHOLD })
+        Ok(Self {
+            values: Layer::for_space(space),
+            rate: decay_rate,
+            threshold: Diffusion::DEFAULT_THRESHOLD,
+        })
     }
 
     /// Sets the magnitude below which faded values become 0.
@@ -68,11 +62,6 @@ impl MemoryLayer {
     pub fn with_threshold(mut self, threshold: f32) -> Result<Self, Error> {
         self.threshold = non_negative("threshold", threshold)?;
         Ok(self)
-    }
-
-    /// Static or dynamic.
-    pub fn persistence(&self) -> Persistence {
-        self.persistence
     }
 
     /// The values.
@@ -121,7 +110,7 @@ impl MemoryLayer {
     /// [`Error::BadNumber`] unless `dt` is finite and ≥ 0.
     pub fn update(&mut self, dt: f32) -> Result<(), Error> {
         non_negative("dt", finite("dt", dt)?)?;
-        if let Persistence::Dynamic { rate } = self.persistence {
+        if let Some(rate) = self.rate {
             self.scale((-(rate * dt)).exp());
         }
         Ok(())
@@ -149,8 +138,8 @@ mod tests {
     #[test]
     fn static_layers_persist_and_dynamic_ones_fade_at_their_rate() {
         let grid = Grid::new(2, 1).unwrap();
-        let mut fixed = MemoryLayer::new(&grid, Persistence::Static).unwrap();
-        let mut fading = MemoryLayer::new(&grid, Persistence::Dynamic { rate: 0.5 }).unwrap();
+        let mut fixed = MemoryLayer::new(&grid, None).unwrap();
+        let mut fading = MemoryLayer::new(&grid, Some(0.5)).unwrap();
         for l in [&mut fixed, &mut fading] {
             l.deposit(&grid, &[Seed::new(0, 2.0)]).unwrap();
             for _ in 0..4 {
@@ -159,14 +148,14 @@ mod tests {
         }
         assert_eq!(fixed.layer().values(), &[2.0, 0.0]);
         assert!((fading.layer()[0] - 2.0 * (-1.0f32).exp()).abs() < 1e-6);
-        assert!(MemoryLayer::new(&grid, Persistence::Dynamic { rate: -1.0 }).is_err());
+        assert!(MemoryLayer::new(&grid, Some(-1.0)).is_err());
         assert!(fading.update(-1.0).is_err() && fading.update(f32::NAN).is_err());
     }
 
     #[test]
     fn breadcrumbs_fade_by_a_proportion_and_vanish_below_the_threshold() {
         let grid = Grid::new(3, 1).unwrap();
-        let mut m = MemoryLayer::new(&grid, Persistence::Static).unwrap().with_threshold(0.1).unwrap();
+        let mut m = MemoryLayer::new(&grid, None).unwrap().with_threshold(0.1).unwrap();
         m.deposit(&grid, &[Seed::new(0, 1.0).with_mode(Mode::Add)]).unwrap();
         m.fade(0.5).unwrap();
         m.deposit(&grid, &[Seed::new(0, 1.0).with_mode(Mode::Add), Seed::new(1, 0.15)]).unwrap();

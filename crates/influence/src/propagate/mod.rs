@@ -23,7 +23,7 @@
 //! minimum accumulation is exactly this split.
 //!
 //! ```
-//! use influence::propagate::{Diffusion, Propagator, Seed};
+//! use influence::propagate::{Diffusion, Propagator, Seed, Steps};
 //! use influence::{Analysis, Grid};
 //! let grid = Grid::from_rows(&["........"])?;
 //! let diffusion = Diffusion::new(0.3, 1.0)?;
@@ -31,8 +31,8 @@
 //! for _ in 0..8 {
 //!     red.write_seeds(&grid, &[Seed::new(0, 1.0)])?;
 //!     blue.write_seeds(&grid, &[Seed::new(7, 1.0)])?;
-//!     red.step_grid(&grid);
-//!     blue.step_grid(&grid);
+//!     red.step(&grid, Steps::default())?;
+//!     blue.step(&grid, Steps::default())?;
 //! }
 //! let maps = Analysis::from_teams(red.values(), &[blue.values()]);
 //! assert!(maps.influence[1] > 0.0 && maps.influence[6] < 0.0);
@@ -43,9 +43,9 @@
 //!
 //! One grid step is about fifteen (4 neighbours) to twenty-five (8) vector instructions per
 //! 16 cells: arithmetic-bound while the map fits in cache, then bound by memory as well.
-//! [`Propagator::steps_grid`] fuses up to 16 steps in one pass over memory, so at sizes
-//! beyond the cache a step costs what its arithmetic costs; `par_step_grid` and
-//! `par_steps_grid` (feature `rayon`) split the rows among threads. On maps of 2²² cells or
+//! [`Propagator::step`] fuses up to 16 steps in one pass over memory ([`Steps::count`]), so
+//! at sizes beyond the cache a step costs what its arithmetic costs; [`Steps`]`::parallel`
+//! (feature `rayon`) splits the rows among threads. On maps of 2²² cells or
 //! more a pass writes its output past the caches (non-temporal stores): an ordinary store
 //! reads each line before writing it, a third of a single step's memory traffic.
 //! The crate is built for the target's baseline (SSE2 on x86-64); the step runs a
@@ -61,10 +61,10 @@
 //! | ns per cell and step                      | 4-nb 1024² | 4-nb 4096² | 8-nb 1024² | 8-nb 4096² |
 //! |-------------------------------------------|-----------:|-----------:|-----------:|-----------:|
 //! | plain copy of one map (`copy`)            |      0.097 |      0.377 |      0.085 |      0.380 |
-//! | `step_grid` (`step`)                      |      0.340 |      0.675 |      0.442 |      0.689 |
-//! | `steps_grid`, 16 fused (`fused16`)        |      0.291 |      0.240 |      0.414 |      0.374 |
-//! | `par_step_grid`, 2 threads                |      0.272 |      0.372 |      0.322 |      0.429 |
-//! | `par_steps_grid`, 16 fused, 2 threads     |      0.160 |      0.138 |      0.262 |      0.233 |
+//! | one step (`step`)                         |      0.340 |      0.675 |      0.442 |      0.689 |
+//! | 16 fused steps (`fused16`)                |      0.291 |      0.240 |      0.414 |      0.374 |
+//! | one step, parallel, 2 threads             |      0.272 |      0.372 |      0.322 |      0.429 |
+//! | 16 fused steps, parallel, 2 threads       |      0.160 |      0.138 |      0.262 |      0.233 |
 //! | `DiffusionReference` (`reference`)        |       6.48 |       8.69 |       10.6 |       12.1 |
 //! | the step in cache (`arithmetic`, 1024 × 32) |    0.209 |            |      0.409 |            |
 //!
@@ -99,11 +99,11 @@ mod seed;
 mod sparse;
 mod steady;
 
-pub use diffuse::{DecayKind, Diffusion};
-pub use events::{Events, Fade, TimedEvent};
-pub use flood::{Chase, FloodFill, Prediction, Stop};
-pub use memory::{MemoryLayer, Persistence};
-pub use propagator::Propagator;
+pub use diffuse::Diffusion;
+pub use events::Events;
+pub use flood::{Chase, FloodFill, Prediction};
+pub use memory::MemoryLayer;
+pub use propagator::{Propagator, Steps};
 pub use schedule::Schedule;
 pub use seed::{seeds_from_sources, Seed};
 pub use sparse::SparsePropagator;

@@ -1,4 +1,4 @@
-//! The double-buffered diffusion state, with whole or time-sliced steps.
+//! The double-buffered diffusion state, stepped whole, fused, sliced or in parallel.
 
 use super::diffuse::{generic_cells, Diffusion};
 use super::dispatch;
@@ -6,34 +6,82 @@ use super::fused::{max_fused, Pass, Scratch};
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;
-use crate::source::Source;
 use crate::space::{Grid, Space};
-use crate::stamp::Stamper;
+
+/// What one [`Propagator::step`] call does: how many steps, the seeds written before each,
+/// a budget of cells that slices a step over several calls, and whether the rows are shared
+/// among threads (feature `rayon`). [`Steps::default()`] is one whole step with no seeds.
+///
+/// Every combination gives the same bits as `count` rounds of "write the seeds, step once
+/// with the generic rule".
+///
+/// ```
+/// use influence::{propagate::{Diffusion, Propagator, Seed, Steps}, Grid};
+/// let grid = Grid::from_rows(&["......", "..@@..", "......"])?;
+/// let seeds = [Seed::new(0, 1.0), Seed::new(17, 2.0)];
+/// let mut p = Propagator::new(&grid, Diffusion::new(0.2, 0.5)?);
+/// // Ten steps, the seeds written before each: fused, up to 16 steps a pass over memory.
+/// p.step(&grid, Steps { count: 10, seeds: &seeds, ..Steps::default() })?;
+/// // One more step spread over frames, at most 5 cells a call.
+/// let slice = Steps { seeds: &seeds, budget: 5, ..Steps::default() };
+/// let mut calls = 1;
+/// while !p.step(&grid, slice)? {
+///     calls += 1;
+/// }
+/// assert_eq!(calls, 4); // 18 cells
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct Steps<'a> {
+    /// How many steps (1 by default; 0 does nothing). A step left part-done by an earlier
+    /// call is finished first and counts as the first.
+    pub count: usize,
+    /// Written into the current map, in order, before each step starts (blocked cells are
+    /// skipped). Empty by default.
+    pub seeds: &'a [Seed],
+    /// The most cells this call computes (at least one; unlimited by default). When it runs
+    /// out mid-step, the step is left part-done and the next call resumes it, while
+    /// [`Propagator::values`] keeps showing the last complete map.
+    pub budget: usize,
+    /// Shares each whole step's rows among the current rayon thread pool — the global one,
+    /// or the one this runs in with `rayon::ThreadPool::install` — on grids (off by
+    /// default). Each band of rows recomputes the few rows beside it that its fused steps
+    /// need rather than waiting for its neighbours, so the bits do not depend on the number
+    /// of threads. Without the feature `rayon` the steps run on the calling thread, with the
+    /// same bits: the field is always there, so turning the feature on breaks no code.
+    pub parallel: bool,
+}
+
+impl Default for Steps<'_> {
+    fn default() -> Self {
+        Self { count: 1, seeds: &[], budget: usize::MAX, parallel: false }
+    }
+}
 
 /// One layer that diffuses: two buffers, the step reading one and writing the other, then
 /// swapping them — never copying ("The Core Mechanics of Influence Mapping": double
 /// buffering keeps the result independent of the order cells are visited in).
 ///
-/// Each frame: write the sources into the current map ([`write_seeds`](Self::write_seeds)
-/// or [`stamp`](Self::stamp)), then step ([`step`](Self::step) on any space,
-/// [`step_grid`](Self::step_grid) on a grid, bit-identical and faster) — or do several steps
-/// at once with [`steps_grid`](Self::steps_grid), which writes the seeds before each. The
+/// Each frame: write the sources into the current map ([`write_seeds`](Self::write_seeds),
+/// or a [`Stamper`](crate::Stamper) into [`values_mut`](Self::values_mut)), then
+/// [`step`](Self::step) — or let the step write the seeds itself, before each of several
+/// steps ([`Steps`]). On any space the step runs the generic rule; on a [`Grid`] it runs a
+/// row-wise kernel with the same bits, fusing several steps in one pass over memory. The
 /// grid kernels keep a few rows of scratch, sized on first use; nothing else allocates
 /// after construction.
 ///
-/// A step can be spread over several frames ([`step_sliced`](Self::step_sliced),
-/// [`step_grid_sliced`](Self::step_grid_sliced)); the finished step is bit-identical to one
-/// done at once, and [`values`](Self::values) keeps showing the last complete map meanwhile.
-/// Write sources only between steps ([`is_stepping`](Self::is_stepping) is `false`): a write
-/// during a sliced step reaches only the cells not yet computed.
+/// A step can be spread over several frames ([`Steps::budget`]); the finished step is
+/// bit-identical to one done at once, and [`values`](Self::values) keeps showing the last
+/// complete map meanwhile. Write sources only between steps ([`is_stepping`](Self::is_stepping)
+/// is `false`): a write during a sliced step reaches only the cells not yet computed.
 ///
 /// ```
-/// use influence::{propagate::{Diffusion, Propagator, Seed}, Grid};
+/// use influence::{propagate::{Diffusion, Propagator, Seed, Steps}, Grid};
 /// let grid = Grid::from_rows(&["....", ".@@.", "...."])?;
 /// let mut p = Propagator::new(&grid, Diffusion::new(0.5, 1.0)?);
 /// for _ in 0..3 {
 ///     p.write_seeds(&grid, &[Seed::new(0, 1.0)])?;
-///     p.step_grid(&grid);
+///     p.step(&grid, Steps::default())?;
 /// }
 /// assert_eq!(p.values()[1], (-0.5f32).exp()); // one cell away
 /// assert_eq!(p.values()[5], 0.0); // blocked
@@ -50,7 +98,7 @@ pub struct Propagator {
     dirty: bool,
     /// Ring rows of the grid kernel, one set per band of rows.
     scratch: Vec<Scratch>,
-    /// The walkable seeds of [`steps_grid`](Self::steps_grid), sorted by cell.
+    /// The walkable seeds of fused steps, sorted by cell.
     sorted: Vec<Seed>,
 }
 
@@ -84,18 +132,33 @@ impl Propagator {
         &self.front
     }
 
-    /// The current map, to edit by hand. Values left in blocked cells are cleared before
-    /// the next step.
+    /// The current map, to edit by hand or stamp into. Values left in blocked cells are
+    /// cleared before the next step — so after blocking cells of the space, call this (and
+    /// drop the result) to keep influence from leaking through the new walls.
+    ///
+    /// ```
+    /// use influence::{propagate::{Diffusion, Propagator, Steps}, Falloff, Grid, Source, Stamper};
+    /// let mut grid = Grid::new(4, 1)?;
+    /// let mut p = Propagator::new(&grid, Diffusion::new(0.5, 1.0)?);
+    /// let tank = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0)?;
+    /// Stamper::new().stamp_all(&grid, p.values_mut(), [&tank]);
+    /// p.step(&grid, Steps::default())?;
+    /// grid.set_blocked(1, 0, true)?;
+    /// let _ = p.values_mut(); // walls changed
+    /// p.step(&grid, Steps::default())?;
+    /// assert_eq!(p.values()[1], 0.0);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
     pub fn values_mut(&mut self) -> &mut Layer {
         self.dirty = true;
         &mut self.front
     }
 
     /// Bytes this propagator holds on the heap: its two layers (8 bytes a cell), the sorted
-    /// seeds of [`steps_grid`](Self::steps_grid), and the grid kernels' ring rows once a grid
-    /// step has run (one set per band of rows; each set at most about
-    /// `16 × width × fused steps` bytes, and the fused steps are capped so that this stays
-    /// within about 1 MiB, or `32 × width` bytes on grids wider than 32768 cells).
+    /// seeds of fused steps, and the grid kernels' ring rows once a grid step has run (one
+    /// set per band of rows; each set at most about `16 × width × fused steps` bytes, and the
+    /// fused steps are capped so that this stays within about 1 MiB, or `32 × width` bytes
+    /// on grids wider than 32768 cells).
     ///
     /// ```
     /// use influence::{propagate::{Diffusion, Propagator}, Grid};
@@ -124,12 +187,6 @@ impl Propagator {
         self.cursor > 0
     }
 
-    /// Call after blocking cells of the space: their values are cleared before the next
-    /// step, so influence does not leak through new walls.
-    pub fn walls_changed(&mut self) {
-        self.dirty = true;
-    }
-
     /// Writes seeds into the current map, in order (blocked cells are skipped).
     ///
     /// # Errors
@@ -145,103 +202,23 @@ impl Propagator {
         Ok(())
     }
 
-    /// Stamps grid sources into the current map with `stamper` (a [`Falloff::Point`]
-    /// source writes its strength into its own cell, the model of "Influence Maps: Part 1";
-    /// other falloffs write their footprint).
-    ///
-    /// [`Falloff::Point`]: crate::Falloff::Point
-    ///
-    /// # Panics
-    /// If the propagator was made for a space of another size.
-    pub fn stamp(&mut self, grid: &Grid, stamper: &mut Stamper, sources: &[Source]) {
-        self.check_len(grid.len());
-        stamper.stamp_all(grid, &mut self.front, sources);
-    }
-
-    /// One whole step over any space, with the generic rule (finishing a sliced step if
-    /// one is in progress).
-    ///
-    /// # Panics
-    /// If the propagator was made for a space of another size.
-    pub fn step<S: Space>(&mut self, space: &S) {
-        self.step_sliced(space, usize::MAX);
-    }
-
-    /// Advances the step by at most `budget` cells (at least one) with the generic rule;
-    /// returns `true` when the step completed and the new map is current.
-    ///
-    /// # Panics
-    /// If the propagator was made for a space of another size.
-    pub fn step_sliced<S: Space>(&mut self, space: &S, budget: usize) -> bool {
-        self.begin(space);
-        let end = self.cursor.saturating_add(budget.max(1)).min(space.len());
-        generic_cells(space, self.front.values(), self.back.values_mut(), &self.diffusion, self.cursor..end);
-        self.advance(end)
-    }
-
-    /// One whole step on a grid with the row-wise kernel: bit-identical to [`step`](Self::step).
-    ///
-    /// # Panics
-    /// If the propagator was made for a grid of another size.
-    pub fn step_grid(&mut self, grid: &Grid) {
-        self.step_grid_sliced(grid, usize::MAX);
-    }
-
-    /// Advances the step by at most `rows` grid rows (at least one) with the row-wise
-    /// kernel; returns `true` when the step completed. A row left half-done by
-    /// [`step_sliced`](Self::step_sliced) is finished first and counts as one.
-    ///
-    /// # Panics
-    /// If the propagator was made for a grid of another size.
-    pub fn step_grid_sliced(&mut self, grid: &Grid, rows: usize) -> bool {
-        self.begin(grid);
-        let w = grid.width();
-        let mut budget = rows.max(1);
-        if !self.cursor.is_multiple_of(w) {
-            let row_end = self.cursor.next_multiple_of(w);
-            generic_cells(
-                grid,
-                self.front.values(),
-                self.back.values_mut(),
-                &self.diffusion,
-                self.cursor..row_end,
-            );
-            self.cursor = row_end;
-            budget -= 1;
-        }
-        let first = self.cursor / w;
-        let last = first.saturating_add(budget).min(grid.height());
-        let pass = Pass {
-            grid,
-            diffusion: &self.diffusion,
-            input: self.front.values(),
-            rows: first..last,
-            steps: 1,
-            seeds: &[],
-        };
-        if self.scratch.is_empty() {
-            self.scratch.push(Scratch::default());
-        }
-        dispatch::run(&pass, &mut self.back.values_mut()[first * w..last * w], &mut self.scratch[0]);
-        self.advance(last * w)
-    }
-
-    /// `n` steps on a grid, each after writing `seeds` into the current map: bit-identical to
-    /// `for _ in 0..n { p.write_seeds(grid, seeds)?; p.step_grid(grid) }`, and faster, since up
-    /// to 16 steps share one pass over memory (see the [module docs](super#speed)). A sliced
-    /// step in progress is finished first, as [`step_grid`](Self::step_grid) would; `n = 0`
-    /// does nothing.
+    /// Steps as `steps` says: each step writes `steps.seeds`, then moves every cell per the
+    /// rule of [`Diffusion`]. On a [`Grid`] ([`Space::as_grid`]) whole steps run the
+    /// row-wise kernel, up to 16 fused in one pass over memory (see the
+    /// [module docs](super#speed)), in parallel if asked; elsewhere the generic rule. All
+    /// give the same bits. Returns `true` when every step asked for is complete, `false`
+    /// when the budget ran out first.
     ///
     /// ```
-    /// use influence::{propagate::{Diffusion, Propagator, Seed}, Grid};
+    /// use influence::{propagate::{Diffusion, Propagator, Seed, Steps}, Grid};
     /// let grid = Grid::from_rows(&["......", "..@@..", "......"])?;
     /// let seeds = [Seed::new(0, 1.0), Seed::new(17, 2.0)];
     /// let d = Diffusion::new(0.2, 0.5)?;
     /// let (mut fused, mut looped) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
-    /// fused.steps_grid(&grid, 10, &seeds)?;
+    /// fused.step(&grid, Steps { count: 10, seeds: &seeds, ..Steps::default() })?;
     /// for _ in 0..10 {
     ///     looped.write_seeds(&grid, &seeds)?;
-    ///     looped.step_grid(&grid);
+    ///     looped.step(&grid, Steps::default())?;
     /// }
     /// assert_eq!(fused.values(), looped.values());
     /// # Ok::<(), influence::Error>(())
@@ -251,51 +228,72 @@ impl Propagator {
     /// As [`write_seeds`](Self::write_seeds); nothing is written or stepped then.
     ///
     /// # Panics
-    /// If the propagator was made for a grid of another size.
-    pub fn steps_grid(&mut self, grid: &Grid, n: usize, seeds: &[Seed]) -> Result<(), Error> {
-        self.passes(grid, n, seeds, 1)
+    /// If the propagator was made for a space of another size.
+    pub fn step<S: Space>(&mut self, space: &S, steps: Steps<'_>) -> Result<bool, Error> {
+        self.check_len(space.len());
+        seed::check(space.len(), steps.seeds)?;
+        #[cfg(feature = "rayon")]
+        let bands = if steps.parallel { rayon::current_num_threads() } else { 1 };
+        #[cfg(not(feature = "rayon"))]
+        let bands = 1; // `steps.parallel` asks for threads, which only rayon gives
+        let len = space.len();
+        let (mut left, mut budget) = (steps.count, steps.budget.max(1));
+        while left > 0 && budget > 0 {
+            if self.cursor == 0 {
+                if let Some(grid) = space.as_grid() {
+                    let whole = left.min(budget / len);
+                    if whole > 0 {
+                        self.passes(grid, whole, steps.seeds, bands);
+                        left -= whole;
+                        budget -= whole * len;
+                        continue;
+                    }
+                }
+                seed::apply(space, self.front.values_mut(), steps.seeds, |_| {});
+            }
+            let (start, end) = (self.cursor, self.cursor.saturating_add(budget).min(len));
+            self.cells(space, end);
+            budget -= end - start;
+            if self.advance(end) {
+                left -= 1;
+            }
+        }
+        Ok(left == 0)
     }
 
-    /// [`step_grid`](Self::step_grid) in parallel bands of rows, on the current rayon thread
-    /// pool: the global one, or the one this runs in with [`rayon::ThreadPool::install`].
-    /// Bit-identical to `step_grid` whatever the number of threads.
-    ///
-    /// # Panics
-    /// If the propagator was made for a grid of another size.
-    #[cfg(feature = "rayon")]
-    pub fn par_step_grid(&mut self, grid: &Grid) {
-        if self.is_stepping() {
-            self.step_grid(grid);
-        } else {
-            self.passes(grid, 1, &[], rayon::current_num_threads()).expect("no seeds to refuse");
+    /// Computes the cells from the cursor to `end` of the step in progress: on a grid, whole
+    /// rows with the row-wise kernel and the ends of part-done rows with the generic rule.
+    fn cells<S: Space>(&mut self, space: &S, end: usize) {
+        self.begin(space);
+        let start = self.cursor;
+        let Some(grid) = space.as_grid() else {
+            generic_cells(space, self.front.values(), self.back.values_mut(), &self.diffusion, start..end);
+            return;
+        };
+        let w = grid.width();
+        let a = start.next_multiple_of(w).min(end);
+        let b = a.max(end / w * w);
+        generic_cells(grid, self.front.values(), self.back.values_mut(), &self.diffusion, start..a);
+        if b > a {
+            let pass = Pass {
+                grid,
+                diffusion: &self.diffusion,
+                input: self.front.values(),
+                rows: a / w..b / w,
+                steps: 1,
+                seeds: &[],
+            };
+            if self.scratch.is_empty() {
+                self.scratch.push(Scratch::default());
+            }
+            dispatch::run(&pass, &mut self.back.values_mut()[a..b], &mut self.scratch[0]);
         }
+        generic_cells(grid, self.front.values(), self.back.values_mut(), &self.diffusion, b..end);
     }
 
-    /// [`steps_grid`](Self::steps_grid) in parallel bands of rows, on the current rayon
-    /// thread pool (see [`par_step_grid`](Self::par_step_grid)). Bit-identical to `steps_grid`
-    /// whatever the number of threads: each band recomputes the few rows beside it that its
-    /// fused steps need rather than waiting for its neighbours.
-    ///
-    /// # Errors
-    /// As [`write_seeds`](Self::write_seeds); nothing is written or stepped then.
-    ///
-    /// # Panics
-    /// If the propagator was made for a grid of another size.
-    #[cfg(feature = "rayon")]
-    pub fn par_steps_grid(&mut self, grid: &Grid, n: usize, seeds: &[Seed]) -> Result<(), Error> {
-        self.passes(grid, n, seeds, rayon::current_num_threads())
-    }
-
-    /// `n` fused steps in up to `bands` bands of rows (in parallel with rayon).
-    fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], bands: usize) -> Result<(), Error> {
-        self.check_len(grid.len());
-        seed::check(grid.len(), seeds)?;
-        if n == 0 {
-            return Ok(());
-        }
-        if self.is_stepping() {
-            self.step_grid(grid);
-        }
+    /// `n` whole fused steps from a step boundary, each after writing the checked `seeds`,
+    /// in up to `bands` bands of rows (in parallel with rayon).
+    fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], bands: usize) {
         self.begin(grid);
         self.sorted.clear();
         self.sorted.extend(seeds.iter().filter(|s| grid.is_walkable(s.cell)));
@@ -335,16 +333,14 @@ impl Propagator {
             std::mem::swap(&mut self.front, &mut self.back);
             left -= steps;
         }
-        Ok(())
     }
 
     fn check_len(&self, len: usize) {
         assert_eq!(len, self.front.len(), "propagator was not made for this space");
     }
 
-    /// Checks the space and, before a new step, clears blocked cells if needed.
+    /// Before a new step, clears blocked cells if needed.
     fn begin<S: Space>(&mut self, space: &S) {
-        self.check_len(space.len());
         if self.cursor == 0 && self.dirty {
             for (i, v) in self.front.values_mut().iter_mut().enumerate() {
                 if !space.is_walkable(i) {
@@ -384,7 +380,7 @@ mod tests {
         let mut p = Propagator::new(&grid, d);
         for k in 1..=5 {
             p.write_seeds(&grid, &[Seed::new(0, 2.0)]).unwrap();
-            p.step_grid(&grid);
+            p.step(&grid, Steps::default()).unwrap();
             let mut expect = 2.0f32;
             for j in 1..8 {
                 expect *= f;
@@ -402,7 +398,7 @@ mod tests {
         let mut p = Propagator::new(&grid, Diffusion::new(0.1, 0.5).unwrap());
         for _ in 0..50 {
             p.write_seeds(&grid, &[Seed::new(grid.index(0, 1).unwrap(), 5.0)]).unwrap();
-            p.step_grid(&grid);
+            p.step(&grid, Steps::default()).unwrap();
         }
         for y in 0..3 {
             assert!(p.values()[grid.index(1, y).unwrap()] > 1.0);
@@ -419,7 +415,7 @@ mod tests {
         let seeds = [Seed::new(0, 3.0), Seed::new(23, 4.0), Seed::new(9, 1.0)];
         for _ in 0..100 {
             p.write_seeds(&grid, &seeds).unwrap();
-            p.step_grid(&grid);
+            p.step(&grid, Steps::default()).unwrap();
             assert!(p.values().values().iter().all(|&v| (0.0..=4.0).contains(&v)));
         }
         assert!(p.values()[22] > 3.5);
@@ -432,7 +428,7 @@ mod tests {
         p.values_mut()[0] = 1.0;
         grid.set_blocked(1, 0, true).unwrap();
         p.values_mut()[1] = 7.0; // a value in a wall must not leak
-        p.step_grid(&grid);
+        p.step(&grid, Steps::default()).unwrap();
         assert_eq!(p.values().values(), &[0.0, 0.0, 0.0]);
     }
 
@@ -447,14 +443,26 @@ mod tests {
             if !sliced.is_stepping() {
                 sliced.write_seeds(&grid, &seeds).unwrap();
             }
-            let done =
-                if frame % 3 == 0 { sliced.step_sliced(&grid, 7) } else { sliced.step_grid_sliced(&grid, 2) };
+            let budget = if frame % 3 == 0 { 7 } else { 2 * grid.width() };
+            let done = sliced.step(&grid, Steps { budget, ..Steps::default() }).unwrap();
             if done {
                 whole.write_seeds(&grid, &seeds).unwrap();
-                whole.step_grid(&grid);
+                whole.step(&grid, Steps::default()).unwrap();
                 assert_eq!(whole.values(), sliced.values(), "frame {frame}");
             }
         }
         assert!(whole.values()[1] > 0.0);
+    }
+
+    #[test]
+    fn the_parallel_flag_gives_the_same_bits_with_or_without_rayon() {
+        let grid = Grid::from_rows(&["........"; 40]).unwrap();
+        let d = Diffusion::new(0.2, 0.6).unwrap();
+        let seeds = [Seed::new(0, 2.0), Seed::new(300, 1.5)];
+        let (mut one, mut par) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
+        one.step(&grid, Steps { count: 20, seeds: &seeds, ..Steps::default() }).unwrap();
+        par.step(&grid, Steps { count: 20, seeds: &seeds, parallel: true, ..Steps::default() }).unwrap();
+        assert_eq!(one.values(), par.values());
+        assert!(one.values()[301] > 0.0);
     }
 }

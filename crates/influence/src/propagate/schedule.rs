@@ -14,11 +14,11 @@
 
 use crate::error::{non_negative, positive, Error};
 
-/// Which layers are due, frame by frame.
+/// Which layers are due, frame by frame; no layers and time 0 by default.
 ///
 /// ```
 /// use influence::propagate::Schedule;
-/// let mut schedule = Schedule::new();
+/// let mut schedule = Schedule::default();
 /// let strategic = schedule.add(0.5)?; // every 2 s
 /// let tactical = schedule.add(4.0)?;
 /// let mut runs = [0, 0];
@@ -43,11 +43,6 @@ struct Entry {
 }
 
 impl Schedule {
-    /// No layers, time 0.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Adds a layer updated `hz` times a second; returns its index, counting from 0 in the
     /// order added. Its first run is due one period from now.
     ///
@@ -102,7 +97,7 @@ mod tests {
 
     #[test]
     fn an_hour_of_frames_runs_exactly_on_schedule() {
-        let mut s = Schedule::new();
+        let mut s = Schedule::default();
         s.add(2.0).unwrap();
         s.add(0.7).unwrap();
         let (mut runs, mut time) = ([0u64; 2], [0f64; 2]);
@@ -121,7 +116,7 @@ mod tests {
 
     #[test]
     fn a_slow_frame_runs_once_with_all_its_periods() {
-        let mut s = Schedule::new();
+        let mut s = Schedule::default();
         let layer = s.add(4.0).unwrap();
         let mut calls = Vec::new();
         s.update(1.0, |i, dt| calls.push((i, dt))).unwrap();

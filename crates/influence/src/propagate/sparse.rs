@@ -62,11 +62,6 @@ impl SparsePropagator {
         }
     }
 
-    /// The parameters.
-    pub fn diffusion(&self) -> &Diffusion {
-        &self.diffusion
-    }
-
     /// The current map.
     pub fn values(&self) -> &Layer {
         &self.front
@@ -103,7 +98,7 @@ impl SparsePropagator {
         Ok(())
     }
 
-    /// One step: bit-identical to [`Propagator::step`](super::Propagator::step) on the
+    /// One step: bit-identical to a [`Propagator::step`](super::Propagator::step) on the
     /// same map.
     ///
     /// # Panics
@@ -179,7 +174,7 @@ mod tests {
                 dense.write_seeds(&grid, &seeds).unwrap();
             }
             sparse.step(&grid);
-            dense.step(&grid);
+            dense.step(&grid, super::super::Steps::default()).unwrap();
             let bits = |l: &Layer| l.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(sparse.values()), bits(dense.values()), "step {step}");
         }

@@ -46,21 +46,21 @@ use crate::paths::BestFirst;
 use crate::source::Mode;
 use crate::space::Space;
 
-/// Reusable scratch for [`SteadyState::solve`]; after the first call on a space, solving
-/// again allocates nothing.
+/// Reusable scratch for [`SteadyState::solve`], empty by default; after the first call on a
+/// space, solving again allocates nothing.
 ///
 /// ```
 /// use influence::{propagate::{Diffusion, Seed, SteadyState}, Grid, Layer, Mode};
 /// let grid = Grid::from_rows(&["....."])?;
 /// let mut out = Layer::for_space(&grid);
 /// let d = Diffusion::new(0.1, 1.0)?;
-/// SteadyState::new().solve(&grid, &d, &[Seed::new(0, 1.0), Seed::new(4, 2.0)], &mut out)?;
+/// SteadyState::default().solve(&grid, &d, &[Seed::new(0, 1.0), Seed::new(4, 2.0)], &mut out)?;
 /// let f = (-0.1f32).exp();
 /// // The stronger seed wins next to the weaker one, which stays pinned at 1.
 /// assert_eq!(out.values(), &[1.0, 2.0 * f * f * f, 2.0 * f * f, 2.0 * f, 2.0]);
 /// // A floor (Max) seed is raised by the stronger one.
 /// let floor = Seed::new(0, 1.0).with_mode(Mode::Max);
-/// SteadyState::new().solve(&grid, &d, &[floor, Seed::new(4, 2.0)], &mut out)?;
+/// SteadyState::default().solve(&grid, &d, &[floor, Seed::new(4, 2.0)], &mut out)?;
 /// assert_eq!(out[0], 2.0 * f * f * f * f);
 /// # Ok::<(), influence::Error>(())
 /// ```
@@ -80,11 +80,6 @@ pub struct SteadyState {
 }
 
 impl SteadyState {
-    /// Empty scratch.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Writes into `out` the fixed point of writing `seeds` and stepping with `diffusion`,
     /// as the map looks right after the seeds are written (so seed cells show their seeds).
     ///
@@ -237,9 +232,9 @@ mod tests {
     #[test]
     fn pinned_seeds_block_stronger_influence_and_floors_let_it_through() {
         let grid = corridor(5);
-        let d = Diffusion::new(0.0, 1.0).unwrap().with_kind(DecayKind::Linear);
+        let d = Diffusion::linear(0.0, 1.0).unwrap();
         let mut out = Layer::for_space(&grid);
-        let mut s = SteadyState::new();
+        let mut s = SteadyState::default();
         s.solve(&grid, &d, &[Seed::new(0, 5.0), Seed::new(2, 1.0)], &mut out).unwrap();
         assert_eq!(out.values(), &[5.0, 5.0, 1.0, 1.0, 1.0]);
         s.solve(&grid, &d, &[Seed::new(0, 5.0), Seed::new(2, 1.0).with_mode(Mode::Max)], &mut out).unwrap();
@@ -249,9 +244,9 @@ mod tests {
     #[test]
     fn linear_decay_reaches_zero_at_strength_over_decay() {
         let grid = corridor(6);
-        let d = Diffusion::new(1.0, 1.0).unwrap().with_kind(DecayKind::Linear);
+        let d = Diffusion::linear(1.0, 1.0).unwrap();
         let mut out = Layer::for_space(&grid);
-        SteadyState::new().solve(&grid, &d, &[Seed::new(0, 3.0)], &mut out).unwrap();
+        SteadyState::default().solve(&grid, &d, &[Seed::new(0, 3.0)], &mut out).unwrap();
         assert_eq!(out.values(), &[3.0, 2.0, 1.0, 0.0, 0.0, 0.0]);
     }
 
@@ -261,10 +256,10 @@ mod tests {
         let d = Diffusion::new(1.0, 1.0).unwrap();
         let mut out = Layer::from_vec(vec![7.0; 3]);
         let add = Seed::new(1, 1.0).with_mode(Mode::Add);
-        let err = SteadyState::new().solve(&grid, &d, &[add], &mut out).unwrap_err();
+        let err = SteadyState::default().solve(&grid, &d, &[add], &mut out).unwrap_err();
         assert_eq!(err, Error::NoSteadyState { index: 1 });
         assert_eq!(out.values(), &[7.0; 3]);
-        SteadyState::new().solve(&grid, &d, &[Seed::new(1, 2.0), add], &mut out).unwrap();
+        SteadyState::default().solve(&grid, &d, &[Seed::new(1, 2.0), add], &mut out).unwrap();
         assert_eq!(out[1], 3.0);
     }
 
@@ -274,7 +269,7 @@ mod tests {
         let d = Diffusion::new(1.0, 1.0).unwrap();
         let mut out = Layer::for_space(&grid);
         let add = |c| Seed::new(c, 1.0).with_mode(Mode::Add);
-        let mut s = SteadyState::new();
+        let mut s = SteadyState::default();
         let err = |s: &mut SteadyState, seeds: &[Seed], out: &mut Layer| {
             s.solve(&grid, &d, seeds, out).unwrap_err()
         };
@@ -289,9 +284,9 @@ mod tests {
     #[test]
     fn seeds_of_an_earlier_solve_are_forgotten() {
         let grid = corridor(130);
-        let d = Diffusion::new(1.0, 1.0).unwrap().with_kind(DecayKind::Linear).with_threshold(0.0).unwrap();
+        let d = Diffusion::linear(1.0, 1.0).unwrap().with_threshold(0.0).unwrap();
         let mut out = Layer::for_space(&grid);
-        let mut s = SteadyState::new();
+        let mut s = SteadyState::default();
         let floor = Seed::new(100, 90.0).with_mode(Mode::Max);
         s.solve(&grid, &d, &[Seed::new(0, 120.0), Seed::new(70, 1.0), floor], &mut out).unwrap();
         assert_eq!((out[69], out[70], out[71], out[100], out[101]), (51.0, 1.0, 61.0, 90.0, 89.0));
@@ -302,12 +297,12 @@ mod tests {
     #[test]
     fn low_momentum_cuts_cells_below_threshold_over_momentum() {
         let grid = corridor(4);
-        let d = Diffusion::new(0.0, 0.5).unwrap().with_kind(DecayKind::Linear).with_threshold(1.5).unwrap();
+        let d = Diffusion::linear(0.0, 0.5).unwrap().with_threshold(1.5).unwrap();
         let mut out = Layer::for_space(&grid);
         // m = 2 next to the seed: the first step from 0 gives 1 < 1.5, so it never rises.
-        SteadyState::new().solve(&grid, &d, &[Seed::new(0, 2.0)], &mut out).unwrap();
+        SteadyState::default().solve(&grid, &d, &[Seed::new(0, 2.0)], &mut out).unwrap();
         assert_eq!(out.values(), &[2.0, 0.0, 0.0, 0.0]);
-        SteadyState::new().solve(&grid, &d, &[Seed::new(0, 3.0)], &mut out).unwrap();
+        SteadyState::default().solve(&grid, &d, &[Seed::new(0, 3.0)], &mut out).unwrap();
         assert_eq!(out.values(), &[3.0; 4]);
     }
 }

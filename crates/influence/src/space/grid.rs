@@ -337,6 +337,10 @@ impl Space for Grid {
         let (x, y) = self.coords(i);
         self.cell_center(x, y).extend(0.0)
     }
+
+    fn as_grid(&self) -> Option<&Grid> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]

@@ -56,4 +56,11 @@ pub trait Space {
 
     /// World position of cell `i`'s centre (`z` = 0 on a flat grid).
     fn position(&self, i: usize) -> Vec3;
+
+    /// This space as a [`Grid`], if it is one: generic code takes the grid's row-wise fast
+    /// paths through it (a [`Propagator`](crate::propagate::Propagator) step, for one).
+    /// `None` unless overridden; only [`Grid`] returns itself.
+    fn as_grid(&self) -> Option<&Grid> {
+        None
+    }
 }
