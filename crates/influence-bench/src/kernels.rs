@@ -26,7 +26,7 @@ use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState};
-use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
+use influence::{Analysis, Cell, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
 /// One kernel at one size and thread count.
@@ -211,7 +211,7 @@ fn walled(size: usize, connectivity: Connectivity) -> Grid {
     for y in 0..size {
         for x in 0..size {
             if rng.one_in(10) && (x, y) != (size / 2, size / 2) {
-                grid.set_blocked(x, y, true).expect("inside the map");
+                grid.set_blocked(Cell::new(x, y), true).expect("inside the map");
             }
         }
     }
@@ -303,7 +303,7 @@ fn chase() -> Chase {
 /// The chase flood fill from the centre, running east, per cell it heats.
 fn flood(size: usize) -> Runs {
     let grid = walled(size, Connectivity::Eight);
-    let start = grid.index(size / 2, size / 2).expect("inside");
+    let start = grid.index(Cell::new(size / 2, size / 2)).expect("inside");
     let chase = chase();
     let mut fill = FloodFill::new();
     let heated = fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open").warm;
@@ -327,7 +327,7 @@ mod tests {
     fn the_plain_flood_agrees_with_the_library() {
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = walled(40, connectivity);
-            let start = grid.index(20, 20).unwrap();
+            let start = grid.index(Cell::new(20, 20)).unwrap();
             for chase in [chase(), Chase::new(0.1, 30, 20, 3.0).unwrap().with_heat(2.5).unwrap()] {
                 let mut fill = FloodFill::new();
                 let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();

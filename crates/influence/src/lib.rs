@@ -12,7 +12,7 @@
 //! ```
 //!
 //! ```
-//! use influence::{analysis, Falloff, Grid, Layer, Metric, Source, Stamper, glam::Vec2};
+//! use influence::{analysis, Cell, Falloff, Grid, Layer, Metric, Source, Stamper, glam::Vec2};
 //! let grid = Grid::from_rows(&[
 //!     "..........",
 //!     "....@.....",
@@ -21,13 +21,13 @@
 //! ])?;
 //! let mut stamper = Stamper::new();
 //! let (mut red, mut blue) = (Layer::for_space(&grid), Layer::for_space(&grid));
-//! stamper.stamp(&grid, &mut red, &Source::new(grid.cell_center(1, 2), 4.0, Falloff::Linear, 5.0)?);
-//! stamper.stamp(&grid, &mut blue, &Source::new(grid.cell_center(8, 2), 4.0, Falloff::Linear, 5.0)?
+//! stamper.stamp(&grid, &mut red, &Source::new(grid.center(Cell::new(1, 2)), 4.0, Falloff::Linear, 5.0)?);
+//! stamper.stamp(&grid, &mut blue, &Source::new(grid.center(Cell::new(8, 2)), 4.0, Falloff::Linear, 5.0)?
 //!     .with_metric(Metric::Path));
 //! let maps = analysis::Analysis::from_teams(&[&red, &blue], 0);
 //! // Red controls its own side, blue the other, and the front lies between.
-//! assert!(maps.influence[grid.index(0, 2).unwrap()] > 0.0);
-//! assert!(maps.influence[grid.index(9, 2).unwrap()] < 0.0);
+//! assert!(maps.influence[grid.index(Cell::new(0, 2)).unwrap()] > 0.0);
+//! assert!(maps.influence[grid.index(Cell::new(9, 2)).unwrap()] < 0.0);
 //! # Ok::<(), influence::Error>(())
 //! ```
 //!
@@ -105,7 +105,7 @@ pub mod error;
 pub mod falloff;
 pub mod field;
 pub mod layer;
-pub mod paths;
+mod paths;
 pub mod propagate;
 pub mod query;
 pub mod registry;
@@ -115,7 +115,7 @@ pub mod source;
 pub mod space;
 pub mod stamp;
 
-/// Stamping on any [`Locate`] space, at the path it had before it joined [`stamp`].
+/// Stamping on any [`Space`], at the path it had before it joined [`stamp`].
 pub mod stamp_space {
     pub use crate::stamp::{stamp_space, SpaceStamper};
 }
@@ -127,5 +127,5 @@ pub use glam;
 pub use layer::Layer;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
-pub use space::{Connectivity, Graph, Grid, Locate, Space, MAX_CELLS};
+pub use space::{Cell, Connectivity, Graph, Grid, Space, MAX_CELLS};
 pub use stamp::{SpaceStamper, Stamper};

@@ -112,10 +112,7 @@ fn influence_flows_through_a_gap_in_a_wall() {
     assert!((field.total_strength() + expired - 10.0).abs() < 1e-4, "no decay: nothing lost");
     let far: Vec<_> = field.sources().iter().filter(|s| s.position().x > 5.0).collect();
     assert!(!far.is_empty(), "influence reached the far side");
-    assert!(field
-        .sources()
-        .iter()
-        .all(|s| grid.cell_at(s.position()).is_some_and(|(x, y)| !grid.is_blocked(x, y))));
+    assert!(field.sources().iter().all(|s| grid.cell_at(s.position()).is_some_and(|c| !grid.is_blocked(c))));
 
     // Polygons work the same way: a square pillar is never entered.
     let pillar = Polygon::new(vec![

@@ -8,6 +8,7 @@ use influence::field::{
     Simplify,
 };
 use influence::glam::{Vec2, Vec3};
+use influence::Cell;
 use influence::Grid;
 use proptest::prelude::*;
 
@@ -69,7 +70,7 @@ fn walls() -> impl Strategy<Value = Grid> {
     prop::collection::vec(any::<bool>(), 100).prop_map(|cells| {
         let mut grid = Grid::new(10, 10).unwrap().with_cell_size(4.0).unwrap();
         for (i, _) in cells.iter().enumerate().filter(|(i, b)| **b && i % 3 == 0) {
-            grid.set_blocked(i % 10, i / 10, true).unwrap();
+            grid.set_blocked(Cell::new(i % 10, i / 10), true).unwrap();
         }
         grid
     })

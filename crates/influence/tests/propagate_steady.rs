@@ -8,6 +8,7 @@
 mod common;
 
 use influence::propagate::{DecayKind, Diffusion, Propagator, Seed, SteadyState};
+use influence::Space;
 use influence::{Connectivity, Grid, Layer, Mode};
 use proptest::prelude::*;
 

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::source::{Metric, Mode, Source};
-use crate::space::Grid;
+use crate::space::{Cell, Grid, Space};
 
 impl<P: Point> Field<P> {
     /// Writes the field's value at each cell centre of `grid` into `layer` (at height 0 for
@@ -18,13 +18,13 @@ impl<P: Point> Field<P> {
     ///
     /// ```
     /// use influence::field::{Curve, Field2, PointSource};
-    /// use influence::{Grid, Layer, glam::Vec2};
+    /// use influence::{glam::Vec2, Cell, Grid, Layer};
     /// let grid = Grid::new(8, 8)?;
     /// let field = Field2::new(vec![PointSource::new(Vec2::new(4.0, 4.0), 1.0, 3.0, Curve::Smooth)?]);
     /// let mut layer = Layer::for_space(&grid);
     /// field.sample_onto(&grid, &mut layer);
-    /// assert_eq!(layer[grid.index(3, 3).unwrap()], field.value(grid.cell_center(3, 3)));
-    /// assert_eq!(layer[grid.index(0, 7).unwrap()], 0.0);
+    /// assert_eq!(layer[grid.index(Cell::new(3, 3)).unwrap()], field.value(grid.center(Cell::new(3, 3))));
+    /// assert_eq!(layer[grid.index(Cell::new(0, 7)).unwrap()], 0.0);
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
@@ -43,8 +43,8 @@ impl<P: Point> Field<P> {
         assert_eq!(layer.len(), grid.len(), "layer not made for this grid");
         let blocked = grid.blocked();
         for (i, v) in layer.values_mut().iter_mut().enumerate() {
-            let (x, y) = grid.coords(i);
-            *v = if blocked[i] { 0.0 } else { self.value(P::lift(grid.cell_center(x, y), z)) };
+            let Cell { x, y } = grid.cell(i);
+            *v = if blocked[i] { 0.0 } else { self.value(P::lift(grid.center(Cell::new(x, y)), z)) };
         }
     }
 
@@ -53,9 +53,9 @@ impl<P: Point> Field<P> {
     ///
     /// ```
     /// use influence::field::Field2;
-    /// use influence::{Falloff, Grid, Layer, Source, Stamper};
+    /// use influence::{Cell, Falloff, Grid, Layer, Source, Stamper};
     /// let grid = Grid::new(16, 16)?;
-    /// let sources = [Source::new(grid.cell_center(5, 5), 3.0, Falloff::Linear, 6.0)?];
+    /// let sources = [Source::new(grid.center(Cell::new(5, 5)), 3.0, Falloff::Linear, 6.0)?];
     /// let (mut stamped, mut sampled) = (Layer::for_space(&grid), Layer::for_space(&grid));
     /// Stamper::new().stamp_all(&grid, &mut stamped, &sources);
     /// Field2::from_sources(&sources)?.sample_onto(&grid, &mut sampled);

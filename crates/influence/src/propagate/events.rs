@@ -59,15 +59,15 @@ impl TimedEvent {
 /// The live events of one layer.
 ///
 /// ```
-/// use influence::{propagate::{Events, Fade}, Falloff, Grid, Layer, Mode, Source, Stamper};
+/// use influence::{propagate::{Events, Fade}, Cell, Falloff, Grid, Layer, Mode, Source, Stamper};
 /// let grid = Grid::new(5, 5)?;
 /// let mut events = Events::new();
-/// let bang = Source::new(grid.cell_center(2, 2), 4.0, Falloff::Linear, 2.0)?.with_mode(Mode::Add);
+/// let bang = Source::new(grid.center(Cell::new(2, 2)), 4.0, Falloff::Linear, 2.0)?.with_mode(Mode::Add);
 /// events.add(bang, 2.0, Fade::Linear)?; // a grenade heard for two seconds
 /// events.advance(0.5)?;
 /// let mut danger = Layer::for_space(&grid);
 /// events.stamp(&grid, &mut Stamper::new(), &mut danger);
-/// assert_eq!(danger[grid.index(2, 2).unwrap()], 3.0); // 4 × 1.5 s left / 2 s
+/// assert_eq!(danger[grid.index(Cell::new(2, 2)).unwrap()], 3.0); // 4 × 1.5 s left / 2 s
 /// events.advance(1.5)?;
 /// assert!(events.is_empty());
 /// # Ok::<(), influence::Error>(())
@@ -142,11 +142,12 @@ impl Events {
 mod tests {
     use super::*;
     use crate::falloff::Falloff;
+    use crate::Cell;
 
     #[test]
     fn exponential_fade_and_expiry() {
         let grid = Grid::new(3, 1).unwrap();
-        let shot = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0).unwrap();
+        let shot = Source::new(grid.center(Cell::new(0, 0)), 2.0, Falloff::Point, 1.0).unwrap();
         let mut events = Events::new();
         events.add(shot.clone(), 3.0, Fade::Exponential { rate: 1.0 }).unwrap();
         events.add(shot, 1.0, Fade::Linear).unwrap();
@@ -157,7 +158,11 @@ mod tests {
         events.stamp(&grid, &mut Stamper::new(), &mut layer);
         assert!((layer[0] - 2.0 * (-1.0f32).exp()).abs() < 1e-6);
         assert!(events
-            .add(Source::new(grid.cell_center(0, 0), 1.0, Falloff::Point, 1.0).unwrap(), 0.0, Fade::Linear)
+            .add(
+                Source::new(grid.center(Cell::new(0, 0)), 1.0, Falloff::Point, 1.0).unwrap(),
+                0.0,
+                Fade::Linear
+            )
             .is_err());
         assert!(events.advance(f32::NAN).is_err());
     }

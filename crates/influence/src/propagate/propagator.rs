@@ -371,6 +371,7 @@ impl Propagator {
 mod tests {
     use super::*;
     use crate::space::Connectivity;
+    use crate::Cell;
 
     fn corridor(len: usize) -> Grid {
         Grid::new(len, 1).unwrap().with_connectivity(Connectivity::Four)
@@ -401,13 +402,13 @@ mod tests {
         let grid = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap();
         let mut p = Propagator::new(&grid, Diffusion::new(0.1, 0.5).unwrap());
         for _ in 0..50 {
-            p.write_seeds(&grid, &[Seed::new(grid.index(0, 1).unwrap(), 5.0)]).unwrap();
+            p.write_seeds(&grid, &[Seed::new(grid.index(Cell::new(0, 1)).unwrap(), 5.0)]).unwrap();
             p.step_grid(&grid);
         }
         for y in 0..3 {
-            assert!(p.values()[grid.index(1, y).unwrap()] > 1.0);
+            assert!(p.values()[grid.index(Cell::new(1, y)).unwrap()] > 1.0);
             for x in 2..5 {
-                assert_eq!(p.values()[grid.index(x, y).unwrap()], 0.0);
+                assert_eq!(p.values()[grid.index(Cell::new(x, y)).unwrap()], 0.0);
             }
         }
     }
@@ -430,7 +431,7 @@ mod tests {
         let mut grid = corridor(3);
         let mut p = Propagator::new(&grid, Diffusion::new(0.0, 1.0).unwrap());
         p.values_mut()[0] = 1.0;
-        grid.set_blocked(1, 0, true).unwrap();
+        grid.set_blocked(Cell::new(1, 0), true).unwrap();
         p.values_mut()[1] = 7.0; // a value in a wall must not leak
         p.step_grid(&grid);
         assert_eq!(p.values().values(), &[0.0, 0.0, 0.0]);

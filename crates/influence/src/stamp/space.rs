@@ -1,4 +1,4 @@
-//! Stamping on any space that can find cells from world points ([`Locate`]): graphs, and
+//! Stamping on any [`Space`], which finds cells from world points: graphs, and
 //! grids too, with the same sources as [`Stamper`](crate::Stamper).
 //!
 //! [`Stamper`](crate::Stamper) is the fast grid path (cached kernels, row loops). This is
@@ -7,9 +7,9 @@
 //! A [`Source`] has a 2D position; [`SpaceStamper::stamp`] lifts it to the height `z` given
 //! (a floor of a building) and measures:
 //!
-//! * [`Metric::Path`]: walking distance from the cell the point is on ([`Locate::locate`];
+//! * [`Metric::Path`]: walking distance from the cell the point is on ([`Space::locate`];
 //!   the nearest walkable node of a graph), along the space's neighbour steps, with
-//!   [`PathScratch`] — on a multi-floor graph, up and down the stairs only.
+//!   the same sweep as [`Router::sweep`](crate::route::Router::sweep) — on a multi-floor graph, up and down the stairs only.
 //! * [`Metric::Euclidean`]: the straight 3D distance from the point to each cell's
 //!   position — through floors and walls, as World in Conflict's "true distance".
 //! * [`Metric::Manhattan`], [`Metric::Octile`]: the metric's horizontal length plus the
@@ -26,9 +26,9 @@ use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::paths::PathScratch;
 use crate::source::{Metric, Source};
-use crate::space::Locate;
+use crate::space::Space;
 
-/// Stamps sources into layers of any [`Locate`] space, keeping path scratch between calls.
+/// Stamps sources into layers of any [`Space`], keeping path scratch between calls.
 ///
 /// ```
 /// use influence::{space::Graph, stamp::SpaceStamper, Falloff, Layer, Metric, Source, glam::{Vec2, Vec3}};
@@ -53,7 +53,7 @@ impl SpaceStamper {
     }
 
     /// Stamps every source, all at height `z`, in order.
-    pub fn stamp_all<'a, L: Locate>(
+    pub fn stamp_all<'a, L: Space>(
         &mut self,
         space: &L,
         layer: &mut Layer,
@@ -70,7 +70,7 @@ impl SpaceStamper {
     ///
     /// # Panics
     /// If `layer` was not made for `space` (different length).
-    pub fn stamp<L: Locate>(&mut self, space: &L, layer: &mut Layer, source: &Source, z: f32) {
+    pub fn stamp<L: Space>(&mut self, space: &L, layer: &mut Layer, source: &Source, z: f32) {
         assert_eq!(layer.len(), space.len(), "layer was not made for this space");
         let at = source.position().extend(z);
         if !z.is_finite() {
@@ -116,13 +116,14 @@ fn straight_distance(metric: Metric, v: Vec3) -> f32 {
 ///
 /// # Panics
 /// If `layer` was not made for `space`.
-pub fn stamp_space<L: Locate>(space: &L, layer: &mut Layer, source: &Source, z: f32) {
+pub fn stamp_space<L: Space>(space: &L, layer: &mut Layer, source: &Source, z: f32) {
     SpaceStamper::new().stamp(space, layer, source, z);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Cell;
     use crate::{Grid, Mode, Stamper};
 
     #[test]
@@ -136,7 +137,7 @@ mod tests {
                 let (mut a, mut b) =
                     (Layer::from_vec(vec![0.5; grid.len()]), Layer::from_vec(vec![0.5; grid.len()]));
                 for (x, y, s) in [(0, 0, 2.0), (4, 2, -1.5), (9, 4, 3.0)] {
-                    let src = Source::new(grid.cell_center(x, y), s, Falloff::Linear, 4.6)
+                    let src = Source::new(grid.center(Cell::new(x, y)), s, Falloff::Linear, 4.6)
                         .unwrap()
                         .with_metric(metric)
                         .with_mode(mode);
@@ -158,12 +159,12 @@ mod tests {
     fn point_sources_hit_the_located_cell_and_bad_heights_nothing() {
         let grid = Grid::from_rows(&["...", ".@."]).unwrap();
         let mut layer = Layer::for_space(&grid);
-        let src = Source::new(grid.cell_center(2, 1), 3.0, Falloff::Point, 1.0).unwrap();
+        let src = Source::new(grid.center(Cell::new(2, 1)), 3.0, Falloff::Point, 1.0).unwrap();
         stamp_space(&grid, &mut layer, &src, 0.0);
         assert_eq!(layer[5], 3.0);
         stamp_space(&grid, &mut layer, &src, f32::NAN);
         assert_eq!(layer.sum(), 3.0);
-        let wall = Source::new(grid.cell_center(1, 1), 3.0, Falloff::Point, 1.0).unwrap();
+        let wall = Source::new(grid.center(Cell::new(1, 1)), 3.0, Falloff::Point, 1.0).unwrap();
         stamp_space(&grid, &mut layer, &wall, 0.0);
         assert_eq!(layer.sum(), 3.0);
     }
