@@ -321,4 +321,39 @@ mod tests {
         }
         assert!(most > HEAP_MAX && radix_sorted, "{most}");
     }
+
+    /// Wide keys (the A* search's: estimate, cost so far, cell) pop as a binary heap of
+    /// them would too: ties on the value half are broken by the whole rest of the key.
+    #[test]
+    fn wide_keys_pop_in_binary_heap_order() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut queue = Queue::<u128>::default();
+        let mut heap = BinaryHeap::new();
+        let mut last = 0u128;
+        for _ in 0..5000 {
+            if next() % 3 != 0 {
+                // Value halves mostly at or above the last popped one, with many ties.
+                let h = (last >> 96) as u64 + next() % 40;
+                let k = u128::from(h.min(u64::from(u32::MAX))) << 96
+                    | u128::from(next() % 8) << 64
+                    | u128::from(next() % 64);
+                queue.push(k);
+                heap.push(Reverse(k));
+            } else {
+                let got = queue.pop();
+                assert_eq!(got, heap.pop().map(|Reverse(k)| k));
+                last = got.unwrap_or(last);
+            }
+        }
+        while let Some(Reverse(k)) = heap.pop() {
+            assert_eq!(queue.pop(), Some(k));
+        }
+        assert_eq!(queue.pop(), None);
+    }
 }
