@@ -5,7 +5,7 @@
 use arbitrary::{Arbitrary, Unstructured};
 use influence::glam::Vec2;
 use influence::space::Graph;
-use influence::{Band, Falloff, Grid, Layer, Source, Stamper};
+use influence::{Band, Falloff, Grid, Layer, Source, Space, Stamper};
 
 /// A small map the fuzzed scenarios may name as `map.file = "tiny.map"`.
 const TINY_MAP: &str = "type octile\nheight 4\nwidth 6\nmap\n......\n.@@...\n....@.\n......\n";

@@ -105,7 +105,7 @@ fn grid_bench(c: &mut Criterion) {
         let grid = Grid::new(side, side).unwrap().with_cell_size(cell).unwrap();
         let mut layer = Layer::for_space(&grid);
         stamper.stamp_all(&grid, &mut layer, &grid_sources);
-        let read = |p: Vec2| grid.index_at(p).map_or(0.0, |i| layer[i]);
+        let read = |p: Vec2| grid.cell_at(p).and_then(|c| grid.index(c)).map_or(0.0, |i| layer[i]);
         let errors: Vec<f32> = reads.iter().zip(&exact).map(|(&p, &e)| (read(p) - e).abs()).collect();
         eprintln!(
             "grid cell {cell}: {side}x{side}, {} bytes, nearest-cell error max {:.4} mean {:.5}",

@@ -9,7 +9,7 @@
 //!   longest problems, with zero weight and with a threat layer of 40 stamped turrets
 //!   (weight 1). Time is per batch of 16 searches.
 //! * `sweep/*`: the best-first engine of `influence::paths` on the same map:
-//!   `paths_full`, `PathScratch::sweep` over the whole map from one cell; `path_falloff`,
+//!   `paths_full`, `Router::sweep` over the whole map from one cell; `path_falloff`,
 //!   1,000 path-distance sources of radius 12 stamped (a few hundred cells each);
 //!   `steady`, `SteadyState::solve` with decay 0.5 and one seed per 256 walkable cells;
 //!   `areas`, `DerivedGraph::areas` with spacing 12 (a clearance sweep, a sweep per seed,
@@ -27,10 +27,10 @@
 //! 23.8 and 84 ms for the engine's former binary heap, run alternately.
 #![allow(missing_docs)]
 
+use influence::Cell;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Route, Router};
 use influence::space::{DerivedGraph, Graph};
@@ -43,7 +43,7 @@ fn walled(side: usize) -> Grid {
     let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
     for i in 0..side * side {
         if rng.one_in(10) {
-            grid.set_blocked(i % side, i / side, true).unwrap();
+            grid.set_blocked(Cell::new(i % side, i / side), true).unwrap();
         }
     }
     grid
@@ -56,7 +56,7 @@ fn step(c: &mut Criterion) {
     let d = Diffusion::new(0.05, 0.6).unwrap();
     let seeds: Vec<Seed> = [(64, 64), (192, 128), (128, 192)]
         .iter()
-        .filter_map(|&(x, y)| grid.index(x, y))
+        .filter_map(|&(x, y)| grid.index(Cell::new(x, y)))
         .map(|i| Seed::new(i, 10.0))
         .collect();
     let mut warm = Propagator::new(&grid, d);
@@ -102,8 +102,8 @@ fn route(c: &mut Criterion) {
         .take(16)
         .map(|r| {
             (
-                grid.index(r.start_pos.0, r.start_pos.1).unwrap(),
-                grid.index(r.goal_pos.0, r.goal_pos.1).unwrap(),
+                grid.index(Cell::new(r.start_pos.0, r.start_pos.1)).unwrap(),
+                grid.index(Cell::new(r.goal_pos.0, r.goal_pos.1)).unwrap(),
             )
         })
         .collect();
@@ -145,7 +145,7 @@ fn sweep(c: &mut Criterion) {
     let mut group = c.benchmark_group("sweep");
     group.sample_size(10).throughput(Throughput::Elements(grid.len() as u64));
 
-    let mut scratch = PathScratch::new();
+    let mut scratch = Router::new();
     let start = open[open.len() / 2];
     group.bench_function("paths_full", |b| {
         b.iter(|| {

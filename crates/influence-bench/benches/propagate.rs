@@ -24,6 +24,7 @@
 //! reports elements (cells) per second and the time per element, i.e. per cell.
 #![allow(missing_docs)]
 
+use influence::Cell;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -50,7 +51,7 @@ fn map(side: usize, connectivity: Connectivity) -> Grid {
     let mut rng = rng();
     for i in 0..side * side {
         if rng.one_in(10) {
-            grid.set_blocked(i % side, i / side, true).unwrap();
+            grid.set_blocked(Cell::new(i % side, i / side), true).unwrap();
         }
     }
     grid
@@ -60,7 +61,7 @@ fn seeds(grid: &Grid) -> Vec<Seed> {
     let s = grid.width();
     [(s / 4, s / 4), (3 * s / 4, s / 2), (s / 2, 3 * s / 4)]
         .iter()
-        .filter_map(|&(x, y)| grid.index(x, y))
+        .filter_map(|&(x, y)| grid.index(Cell::new(x, y)))
         .map(|i| Seed::new(i, 10.0))
         .collect()
 }
@@ -184,8 +185,8 @@ fn frame(c: &mut Criterion) {
     let sources: Vec<Source> = cells
         .iter()
         .map(|&i| {
-            let (x, y) = grid.coords(i);
-            Source::new(grid.cell_center(x, y) + Vec2::splat(0.25), 1.0, Falloff::Linear, 3.0).unwrap()
+            let Cell { x, y } = grid.cell(i);
+            Source::new(grid.center(Cell::new(x, y)) + Vec2::splat(0.25), 1.0, Falloff::Linear, 3.0).unwrap()
         })
         .collect();
     let seeds: Vec<Seed> = cells.iter().map(|&i| Seed::new(i, 1.0).with_mode(Mode::Max)).collect();
@@ -217,7 +218,7 @@ fn chase(c: &mut Criterion) {
     let map = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/maps/den012d.map");
     let grid = Grid::load_movingai(map).unwrap();
     let start =
-        (0..grid.len()).find(|&i| grid.is_walkable(i) && grid.coords(i).1 >= grid.height() / 2).unwrap();
+        (0..grid.len()).find(|&i| grid.is_walkable(i) && grid.cell(i).y >= grid.height() / 2).unwrap();
     let mut fill = FloodFill::default();
     let mut group = c.benchmark_group("chase");
     for steps in [32, 128] {
@@ -236,7 +237,7 @@ fn arithmetic(c: &mut Criterion) {
     let mut group = c.benchmark_group("arithmetic");
     for connectivity in [Connectivity::Four, Connectivity::Eight] {
         let grid = Grid::new(1024, 32).unwrap().with_connectivity(connectivity);
-        let seeds = [Seed::new(grid.index(512, 2).unwrap(), 10.0)];
+        let seeds = [Seed::new(grid.index(Cell::new(512, 2)).unwrap(), 10.0)];
         let mut p = warm(&grid, d, &seeds);
         group.throughput(Throughput::Elements(grid.len() as u64));
         group.bench_function(BenchmarkId::new(format!("{connectivity:?}"), "1024x32"), |b| {

@@ -8,6 +8,7 @@
 use criterion::measurement::WallTime;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion, Throughput};
 use influence::glam::Vec2;
+use influence::Cell;
 use influence::{Falloff, Grid, Layer, Source, Stamper};
 use influence_bench::rng::Rng;
 use std::hint::black_box;
@@ -20,7 +21,7 @@ fn sources(grid: &Grid, n: usize, offset: Vec2) -> Vec<Source> {
     let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     (0..n)
         .map(|_| {
-            let at = grid.cell_center(rng.below(SIZE), rng.below(SIZE)) + offset;
+            let at = grid.center(Cell::new(rng.below(SIZE), rng.below(SIZE))) + offset;
             Source::new(at, 1.0 + rng.below(7) as f32, Falloff::Linear, RADIUS).unwrap()
         })
         .collect()

@@ -19,6 +19,7 @@
 //! heated cell; its reference scans the whole map every step (as the articles' code does),
 //! so the ratio grows with the map.
 
+use influence::Cell;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -211,7 +212,7 @@ fn walled(size: usize, connectivity: Connectivity) -> Grid {
     for y in 0..size {
         for x in 0..size {
             if rng.one_in(10) && (x, y) != (size / 2, size / 2) {
-                grid.set_blocked(x, y, true).expect("inside the map");
+                grid.set_blocked(Cell::new(x, y), true).expect("inside the map");
             }
         }
     }
@@ -297,7 +298,7 @@ fn chase() -> Chase {
 /// The chase flood fill from the centre, running east, per cell it heats.
 fn flood(size: usize) -> Runs {
     let grid = walled(size, Connectivity::Eight);
-    let start = grid.index(size / 2, size / 2).expect("inside");
+    let start = grid.index(Cell::new(size / 2, size / 2)).expect("inside");
     let chase = chase();
     let mut fill = FloodFill::default();
     let heated = fill.predict(&grid, start, Vec3::X, &chase).expect("the centre is open").warm;
@@ -321,7 +322,7 @@ mod tests {
     fn the_plain_flood_agrees_with_the_library() {
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = walled(40, connectivity);
-            let start = grid.index(20, 20).unwrap();
+            let start = grid.index(Cell::new(20, 20)).unwrap();
             for chase in [chase(), Chase { initial_heat: 2.5, ..Chase::new(0.1, 30, 20, 3.0).unwrap() }] {
                 let mut fill = FloodFill::default();
                 let p = fill.predict(&grid, start, Vec3::new(1.0, 0.5, 0.0), &chase).unwrap();

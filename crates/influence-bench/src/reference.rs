@@ -7,6 +7,7 @@
 
 use influence::glam::Vec3;
 use influence::propagate::{Chase, Diffusion, Seed};
+use influence::Cell;
 use influence::{Connectivity, Grid, Layer, Source, Space};
 
 /// Stamps `sources` (Euclidean distance, additive) the naive way: every cell of each
@@ -14,15 +15,15 @@ use influence::{Connectivity, Grid, Layer, Source, Space};
 pub fn stamp(grid: &Grid, layer: &mut Layer, sources: &[Source]) {
     let (w, h) = (grid.width() as isize, grid.height() as isize);
     for s in sources {
-        let c = grid.to_cell_space(s.position());
+        let c = (s.position() - grid.origin()) / grid.cell_size(); // in cell units
         let reach = (s.radius() / grid.cell_size()).ceil() as isize + 1;
         let (cx, cy) = (c.x.floor() as isize, c.y.floor() as isize);
         for y in (cy - reach).max(0)..=(cy + reach).min(h - 1) {
             for x in (cx - reach).max(0)..=(cx + reach).min(w - 1) {
-                let centre = grid.cell_center(x as usize, y as usize);
+                let centre = grid.center(Cell::new(x as usize, y as usize));
                 let d = centre.distance(s.position());
-                let i = grid.index(x as usize, y as usize).unwrap();
-                if d <= s.radius() && !grid.is_blocked(x as usize, y as usize) {
+                let i = grid.index(Cell::new(x as usize, y as usize)).unwrap();
+                if d <= s.radius() && !grid.is_blocked(Cell::new(x as usize, y as usize)) {
                     layer[i] += s.strength() * s.falloff().factor(d, s.radius());
                 }
             }
@@ -88,7 +89,7 @@ impl DiffusionReference {
         let diagonal = (-(d.decay() * (grid.cell_size() * std::f32::consts::SQRT_2))).exp();
         let eight = grid.connectivity() == Connectivity::Eight;
         let free = |x: isize, y: isize| {
-            x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize)
+            x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(Cell::new(x as usize, y as usize))
         };
         for y in 0..h {
             for x in 0..w {
@@ -152,9 +153,10 @@ pub fn plain_flood(grid: &Grid, start: usize, velocity: Vec3, chase: &Chase) -> 
     let n = grid.width() * grid.height();
     let mut heat = vec![0.0f32; n];
     let mut visited = vec![false; n];
-    let free =
-        |x: isize, y: isize| x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(x as usize, y as usize);
-    let centre = |i: usize| grid.cell_center(i % grid.width(), i / grid.width()).extend(0.0);
+    let free = |x: isize, y: isize| {
+        x >= 0 && y >= 0 && x < w && y < h && !grid.is_blocked(Cell::new(x as usize, y as usize))
+    };
+    let centre = |i: usize| grid.center(Cell::new(i % grid.width(), i / grid.width())).extend(0.0);
     let origin = centre(start);
     let behind = |i: usize| {
         let off = centre(i) - origin;

@@ -5,6 +5,7 @@ mod common;
 
 use common::{influence_ok, repo, summary};
 use influence::route::{Cost, Heuristic, Router};
+use influence::Cell;
 use influence::{Analysis, Falloff, Grid, Layer, Source, Stamper};
 
 #[test]
@@ -41,10 +42,10 @@ fn routes_trade_length_for_safety_and_unreachable_goals_are_reported() {
     stamper.stamp(&grid, &mut enemy, &Source::new(at(30.0, 3.0), 8.0, Falloff::Linear, 16.0).unwrap());
     let maps = Analysis::from_teams(&player, &[&enemy]);
     let cost = Cost::avoiding(&maps.theirs, 2.0).unwrap();
-    let (from, to) = (grid.index(1, 4).unwrap(), grid.index(28, 4).unwrap());
+    let (from, to) = (grid.index(Cell::new(1, 4)).unwrap(), grid.index(Cell::new(28, 4)).unwrap());
     let route = Router::new().find(&grid, from, to, &cost, Heuristic::Octile).unwrap().unwrap();
     assert_eq!(f(safe, "length") as f32, route.length);
     assert_eq!(f(safe, "exposure") as f32, route.exposure);
-    let cells: Vec<[usize; 2]> = route.cells.iter().map(|&c| grid.coords(c).into()).collect();
+    let cells: Vec<[usize; 2]> = route.cells.iter().map(|&c| grid.cell(c).into()).collect();
     assert_eq!(safe["cells"], serde_json::json!(cells));
 }

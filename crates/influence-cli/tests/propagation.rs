@@ -3,6 +3,7 @@
 
 mod common;
 
+use influence::Cell;
 use std::path::Path;
 
 use common::{influence_ok, read_npy, summary};
@@ -117,7 +118,7 @@ fn flood_writes_heat_and_reports_its_guess() {
     let stdout = render(&scenario(keys), dir.path());
     let grid = grid();
     let mut fill = FloodFill::default();
-    let start = grid.index(4, 2).unwrap();
+    let start = grid.index(Cell::new(4, 2)).unwrap();
     let p = fill.predict(&grid, start, Vec3::X, &Chase::new(0.2, usize::MAX, 4, 4.0).unwrap()).unwrap();
     assert_eq!(layer(dir.path(), "heat"), fill.heat());
     // The team layers are stamped as usual: `add` by default, `max` as written.
@@ -129,10 +130,13 @@ fn flood_writes_heat_and_reports_its_guess() {
 
     let s = summary(&dir.path().join("out"));
     let pr = &s["propagation"]["prediction"];
-    let (x, y) = grid.coords(p.cell);
+    let Cell { x, y } = grid.cell(p.cell);
     assert_eq!(pr["cell"], serde_json::json!([x, y]));
     assert_eq!(pr["last_seen"], serde_json::json!([4, 2]));
-    assert_eq!(pr["world"], serde_json::json!([grid.cell_center(x, y).x, grid.cell_center(x, y).y]));
+    assert_eq!(
+        pr["world"],
+        serde_json::json!([grid.center(Cell::new(x, y)).x, grid.center(Cell::new(x, y)).y])
+    );
     assert_eq!(pr["steps"], 4);
     assert_eq!(pr["stop"], "max_steps");
     assert_eq!(pr["warm"], p.warm);

@@ -3,6 +3,7 @@
 
 mod common;
 
+use influence::Cell;
 use std::path::Path;
 
 use common::{influence_ok, read_npy, repo, summary};
@@ -55,7 +56,7 @@ fn london_example_equals_the_library() {
     // influence = north − south, cell by cell; the front is a 0/1 mask that is not empty.
     let (_, south) = read_npy(&out.path().join("south.npy"));
     let (_, influence) = read_npy(&out.path().join("influence.npy"));
-    for i in [grid.index(60, 250).unwrap(), grid.index(200, 420).unwrap(), 0] {
+    for i in [grid.index(Cell::new(60, 250)).unwrap(), grid.index(Cell::new(200, 420)).unwrap(), 0] {
         assert_eq!(influence[i], values[i] - south[i]);
     }
     let (_, front) = read_npy(&out.path().join("frontline.npy"));
@@ -79,8 +80,8 @@ fn london_example_equals_the_library() {
     let spot = &s["hottest_tension"];
     assert_eq!(spot["value"].as_f64().unwrap() as f32, hottest);
     let (x, y) = (spot["cell"][0].as_u64().unwrap() as usize, spot["cell"][1].as_u64().unwrap() as usize);
-    assert_eq!(tension[grid.index(x, y).unwrap()], hottest);
-    assert_eq!(spot["world"][0].as_f64().unwrap() as f32, grid.cell_center(x, y).x);
+    assert_eq!(tension[grid.index(Cell::new(x, y)).unwrap()], hottest);
+    assert_eq!(spot["world"][0].as_f64().unwrap() as f32, grid.center(Cell::new(x, y)).x);
 }
 
 #[test]

@@ -195,7 +195,7 @@ mod tests {
         assert!(movingai_grid("type octile\nheight 100000\nwidth 100000\nmap\n").is_err());
         let rows =
             MapSpec { width: Some(2), height: Some(1), rows: Some(vec![".@".into()]), ..Default::default() };
-        assert!(map_grid(&rows, None).unwrap().is_blocked(1, 0));
+        assert!(map_grid(&rows, None).unwrap().is_blocked(influence::Cell::new(1, 0)));
     }
 
     #[test]

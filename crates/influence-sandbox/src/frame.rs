@@ -24,7 +24,7 @@
 //! ```
 
 use influence::render::{self, Scale};
-use influence::{Grid, Layer};
+use influence::{Grid, Layer, Space};
 use serde::Serialize;
 
 /// Bytes before the values.

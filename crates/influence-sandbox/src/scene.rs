@@ -12,7 +12,7 @@
 
 use std::borrow::Cow;
 
-use influence::{Grid, Layer, Source, Space};
+use influence::{Cell, Grid, Layer, Source, Space};
 use influence_scenario::engine::Run;
 use influence_scenario::layers;
 use influence_scenario::propagation::{Kind, Method, PropagationSpec};
@@ -490,14 +490,14 @@ impl Scene {
         let layers = self.layer_names();
         let view = self.run.view();
         let g = &view.scenario().grid;
-        let i = g.index(x, y).ok_or_else(|| {
+        let i = g.index(Cell::new(x, y)).ok_or_else(|| {
             SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
         })?;
         let values =
             layers.iter().map(|n| view.layer_named(n).map_or(f32::NAN, |l: Cow<'_, Layer>| l[i])).collect();
         Ok(CellView {
             cell: [x, y],
-            world: g.cell_center(x, y).to_array(),
+            world: g.center(Cell::new(x, y)).to_array(),
             walkable: g.is_walkable(i),
             layers,
             values,

@@ -5,6 +5,7 @@
 
 mod common;
 
+use influence::Cell;
 use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
@@ -118,7 +119,7 @@ fn stamped_scenes_match_the_library_and_the_export_round_trips() {
     ok(a, "POST", "/api/walls", &json!({ "cells": wall, "blocked": true }));
     ok(a, "POST", "/api/walls", &json!({ "cells": [[12, 1], [13, 1]], "blocked": false }));
     let want = assert_matches_export(a);
-    assert!(want.grid.is_blocked(20, 5) && !want.grid.is_blocked(12, 1));
+    assert!(want.grid.is_blocked(Cell::new(20, 5)) && !want.grid.is_blocked(Cell::new(12, 1)));
     let scene = get(a, "/api/scene").json();
     assert_eq!(scene["teams"], json!(["red", "blue"]));
     assert_eq!(scene["sources"][0]["at"], json!([40.0, 22.5]), "a moved source keeps its place in the order");

@@ -1,7 +1,7 @@
 //! The `[map]` table: a MovingAI `.map` file or an ASCII/open grid, with cell size, origin
 //! and connectivity.
 
-use influence::{glam::Vec2, Connectivity, Error, Grid};
+use influence::{glam::Vec2, Cell, Connectivity, Error, Grid};
 use serde::{Deserialize, Serialize};
 
 pub use crate::map_files::MapFiles;
@@ -131,7 +131,7 @@ pub fn neighbours(c: Connectivity) -> u8 {
 /// # Errors
 /// A message for a position off the map or in a blocked cell.
 pub fn walkable_cell(grid: &Grid, at: Vec2) -> Result<usize, String> {
-    let (x, y) = grid.cell_at(at).ok_or_else(|| {
+    let Cell { x, y } = grid.cell_at(at).ok_or_else(|| {
         let (lo, hi) = (
             grid.origin(),
             grid.origin() + grid.cell_size() * Vec2::new(grid.width() as f32, grid.height() as f32),
@@ -145,8 +145,8 @@ pub fn walkable_cell(grid: &Grid, at: Vec2) -> Result<usize, String> {
             hi.y
         )
     })?;
-    if grid.is_blocked(x, y) {
+    if grid.is_blocked(Cell::new(x, y)) {
         return Err(format!("{:?} is in cell ({x}, {y}), which is blocked", at.to_array()));
     }
-    grid.index(x, y).ok_or_else(|| format!("cell ({x}, {y}) is outside the map"))
+    grid.index(Cell::new(x, y)).ok_or_else(|| format!("cell ({x}, {y}) is outside the map"))
 }

@@ -3,6 +3,7 @@
 //! flood fill's guess.
 
 use influence::propagate::Prediction;
+use influence::Cell;
 use influence::Grid;
 use serde::Serialize;
 
@@ -62,11 +63,11 @@ pub struct PredictionReport {
 impl PredictionReport {
     /// The report of `prediction` on `grid`, with the last-seen cell if given.
     pub fn new(grid: &Grid, prediction: &Prediction, last_seen: Option<usize>) -> Self {
-        let (x, y) = grid.coords(prediction.cell);
+        let Cell { x, y } = grid.cell(prediction.cell);
         Self {
-            last_seen: last_seen.map(|c| grid.coords(c).into()),
+            last_seen: last_seen.map(|c| grid.cell(c).into()),
             cell: [x, y],
-            world: grid.cell_center(x, y).to_array(),
+            world: grid.center(Cell::new(x, y)).to_array(),
             centroid: prediction.centroid.truncate().to_array(),
             steps: prediction.steps,
             warm: prediction.warm,

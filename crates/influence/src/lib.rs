@@ -12,7 +12,7 @@
 //! ```
 //!
 //! ```
-//! use influence::{Analysis, Falloff, Grid, Layer, Metric, Source, Stamper};
+//! use influence::{Analysis, Cell, Falloff, Grid, Layer, Metric, Source, Space, Stamper};
 //! let grid = Grid::from_rows(&[
 //!     "..........",
 //!     "....@.....",
@@ -21,13 +21,13 @@
 //! ])?;
 //! let mut stamper = Stamper::new();
 //! let (mut red, mut blue) = (Layer::for_space(&grid), Layer::for_space(&grid));
-//! stamper.stamp(&grid, &mut red, &Source::new(grid.cell_center(1, 2), 4.0, Falloff::Linear, 5.0)?);
-//! stamper.stamp(&grid, &mut blue, &Source::new(grid.cell_center(8, 2), 4.0, Falloff::Linear, 5.0)?
+//! stamper.stamp(&grid, &mut red, &Source::new(grid.center(Cell::new(1, 2)), 4.0, Falloff::Linear, 5.0)?);
+//! stamper.stamp(&grid, &mut blue, &Source::new(grid.center(Cell::new(8, 2)), 4.0, Falloff::Linear, 5.0)?
 //!     .with_metric(Metric::Path));
 //! let maps = Analysis::from_teams(&red, &[&blue]); // red's view of blue
 //! // Red controls its own side, blue the other, and the front lies between.
-//! assert!(maps.influence[grid.index(0, 2).unwrap()] > 0.0);
-//! assert!(maps.influence[grid.index(9, 2).unwrap()] < 0.0);
+//! assert!(maps.influence[grid.index(Cell::new(0, 2)).unwrap()] > 0.0);
+//! assert!(maps.influence[grid.index(Cell::new(9, 2)).unwrap()] < 0.0);
 //! # Ok::<(), influence::Error>(())
 //! ```
 //!
@@ -105,7 +105,7 @@ pub mod error;
 pub mod falloff;
 pub mod field;
 pub mod layer;
-pub mod paths;
+mod paths;
 pub mod propagate;
 pub mod query;
 pub mod registry;
@@ -123,5 +123,5 @@ pub use layer::Layer;
 pub use query::Extreme;
 pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
-pub use space::{Connectivity, Graph, Grid, Locate, Space, MAX_CELLS};
+pub use space::{Cell, Connectivity, Graph, Grid, Space, MAX_CELLS};
 pub use stamp::Stamper;

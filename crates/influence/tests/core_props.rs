@@ -4,6 +4,7 @@ mod common;
 
 use common::{falloff, metric};
 use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
+use influence::{Cell, Space};
 use proptest::prelude::*;
 use rand_core::SeedableRng; // `next_u64` and `next_u32` come with proptest's prelude (`Rng`)
 use rand_xorshift::XorShiftRng;
@@ -17,7 +18,7 @@ fn grid() -> impl Strategy<Value = Grid> {
             for y in 0..h {
                 for x in 0..w {
                     if rng.next_u64() % 100 < u64::from(wall_pct) {
-                        g.set_blocked(x, y, true).unwrap();
+                        g.set_blocked(Cell::new(x, y), true).unwrap();
                     }
                 }
             }
@@ -61,8 +62,8 @@ proptest! {
         let (mut a, mut b) = (Layer::for_space(&g), Layer::for_space(&g));
         let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
         for (cell, strength, radius) in cells {
-            let (x, y) = g.coords(cell.index(g.len()));
-            let src = Source::new(g.cell_center(x, y), strength, f.clone(), radius).unwrap().with_metric(m).with_mode(mode);
+            let Cell { x, y } = g.cell(cell.index(g.len()));
+            let src = Source::new(g.center(Cell::new(x, y)), strength, f.clone(), radius).unwrap().with_metric(m).with_mode(mode);
             cached.stamp(&g, &mut a, &src);
             direct.stamp(&g, &mut b, &src);
         }
@@ -75,8 +76,8 @@ proptest! {
     fn path_distance_never_gives_more_than_the_straight_line(
         g in grid(), cell in any::<prop::sample::Index>(), radius in 0.5f32..12.0,
     ) {
-        let (x, y) = g.coords(cell.index(g.len()));
-        let src = Source::new(g.cell_center(x, y), 1.0, Falloff::Linear, radius).unwrap();
+        let Cell { x, y } = g.cell(cell.index(g.len()));
+        let src = Source::new(g.center(Cell::new(x, y)), 1.0, Falloff::Linear, radius).unwrap();
         let (mut straight, mut path) = (Layer::for_space(&g), Layer::for_space(&g));
         Stamper::new().stamp(&g, &mut straight, &src);
         Stamper::new().stamp(&g, &mut path, &src.with_metric(Metric::Path));
@@ -115,11 +116,12 @@ fn an_enclosed_room_keeps_path_influence_out() {
     ])
     .unwrap();
     let mut layer = Layer::for_space(&grid);
-    let src =
-        Source::new(grid.cell_center(8, 3), 9.0, Falloff::Constant, 50.0).unwrap().with_metric(Metric::Path);
+    let src = Source::new(grid.center(Cell::new(8, 3)), 9.0, Falloff::Constant, 50.0)
+        .unwrap()
+        .with_metric(Metric::Path);
     Stamper::new().stamp(&grid, &mut layer, &src);
     for (x, y) in [(2, 2), (5, 3), (3, 3)] {
-        assert_eq!(layer[grid.index(x, y).unwrap()], 0.0, "({x}, {y}) is inside the room");
+        assert_eq!(layer[grid.index(Cell::new(x, y)).unwrap()], 0.0, "({x}, {y}) is inside the room");
     }
-    assert_eq!(layer[grid.index(0, 0).unwrap()], 9.0);
+    assert_eq!(layer[grid.index(Cell::new(0, 0)).unwrap()], 9.0);
 }

@@ -5,6 +5,7 @@
 
 use influence::field::{Curve, Field, Point, PointSource, Polygon, Rings, Search};
 use influence::glam::{Vec2, Vec3};
+use influence::Cell;
 use influence::Grid;
 use proptest::prelude::*;
 
@@ -62,7 +63,7 @@ fn walls() -> impl Strategy<Value = Grid> {
     prop::collection::vec(any::<bool>(), 100).prop_map(|cells| {
         let mut grid = Grid::new(10, 10).unwrap().with_cell_size(4.0).unwrap();
         for (i, _) in cells.iter().enumerate().filter(|(i, b)| **b && i % 3 == 0) {
-            grid.set_blocked(i % 10, i / 10, true).unwrap();
+            grid.set_blocked(Cell::new(i % 10, i / 10), true).unwrap();
         }
         grid
     })
@@ -202,7 +203,7 @@ proptest! {
         grid in walls(),
         step in propagation(),
     ) {
-        let walls = |p: Vec2| grid.index_at(p).is_none_or(|i| grid.blocked()[i]);
+        let walls = |p: Vec2| grid.cell_at(p).is_none_or(|c| grid.is_blocked(c));
         let free = sources.into_iter().filter(|s| !walls(s.position())).collect();
         check_propagation(Field::new(free), &step, walls, 3);
     }

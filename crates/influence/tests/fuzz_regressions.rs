@@ -7,6 +7,7 @@
 //! `falloff_stamp` decodes its bytes with `arbitrary`, which is not a dependency here; its
 //! crashes become hand-written cases at the end of this file.
 
+use influence::Space;
 use std::path::{Path, PathBuf};
 
 use influence::space::Graph;

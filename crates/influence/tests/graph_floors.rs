@@ -3,10 +3,9 @@
 //! waypoint network "wraps over multiple levels of a building", which a 2D grid cannot).
 
 use influence::glam::{Vec2, Vec3};
-use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Router};
-use influence::space::{Edge, Graph};
+use influence::space::Graph;
 use influence::{Falloff, Layer, Metric, Source, Space, Stamper};
 
 const W: usize = 5;
@@ -35,22 +34,28 @@ fn building() -> Graph {
             for x in 0..W {
                 let i = base + y * W + x;
                 if x + 1 < W {
-                    edges.push(Edge::new(i, i + 1));
+                    edges.push((i, i + 1));
                 }
                 if y + 1 < H {
-                    edges.push(Edge::new(i, i + W));
+                    edges.push((i, i + W));
                     if x + 1 < W {
-                        edges.push(Edge::new(i, i + W + 1));
+                        edges.push((i, i + W + 1));
                     }
                     if x > 0 {
-                        edges.push(Edge::new(i, i + W - 1));
+                        edges.push((i, i + W - 1));
                     }
                 }
             }
         }
     }
-    edges.push(Edge::new(FOOT, HEAD).with_length(STAIR));
-    Graph::from_edges(positions, edges).unwrap()
+    // Straight-line lengths, and the stair longer than the drop: as arcs both ways.
+    let mut arcs: Vec<(usize, usize, f32)> = Vec::new();
+    for (a, b) in edges {
+        let l = positions[a].distance(positions[b]);
+        arcs.extend([(a, b, l), (b, a, l)]);
+    }
+    arcs.extend([(FOOT, HEAD, STAIR), (HEAD, FOOT, STAIR)]);
+    Graph::from_arcs(positions, arcs).unwrap()
 }
 
 /// Walking distance from node 0 (floor 1's near corner) to the foot of the stair: two
@@ -61,15 +66,15 @@ fn to_foot() -> f32 {
 
 fn path_distances(g: &Graph, from: usize) -> Vec<Option<f32>> {
     let mut out = vec![None; g.len()];
-    PathScratch::new().sweep(g, &[(from, 0.0)], f32::INFINITY, |c, d| out[c] = Some(d));
+    Router::new().sweep(g, &[(from, 0.0)], f32::INFINITY, |c, d| out[c] = Some(d));
     out
 }
 
 #[test]
 fn points_locate_on_their_own_floor() {
     let g = building();
-    assert_eq!(g.nearest(Vec3::new(0.1, 0.1, 0.5)), Some(0));
-    assert_eq!(g.nearest(Vec3::new(0.1, 0.1, 3.5)), Some(FLOOR));
+    assert_eq!(g.locate(Vec3::new(0.1, 0.1, 0.5)), Some(0));
+    assert_eq!(g.locate(Vec3::new(0.1, 0.1, 3.5)), Some(FLOOR));
 }
 
 #[test]
@@ -121,7 +126,8 @@ fn diffusion_reaches_floor_two_by_the_stair_only() {
         p.step(&g, Steps::default()).unwrap();
     }
     assert!((p.values()[FLOOR] - steady[FLOOR]).abs() < 1e-6);
-    let closed = building().with_blocked([FOOT]).unwrap();
+    let mut closed = building();
+    closed.set_blocked(FOOT, true).unwrap();
     SteadyState::default().solve(&closed, &d, &seeds, &mut steady).unwrap();
     assert!((FLOOR..2 * FLOOR).all(|i| steady[i] == 0.0));
     assert!(steady[1] > 0.0);

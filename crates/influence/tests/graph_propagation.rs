@@ -3,12 +3,12 @@
 //! analysis. No graph-specific copy of any of them exists; these tests are the proof.
 
 use influence::glam::{Vec2, Vec3};
-use influence::paths::PathScratch;
 use influence::propagate::{
     Chase, Diffusion, FloodFill, MemoryLayer, Propagator, Seed, SparsePropagator, SteadyState, Steps,
 };
 use influence::query::{self, Extreme};
-use influence::space::{Edge, Graph};
+use influence::route::Router;
+use influence::space::Graph;
 use influence::{Analysis, Falloff, Layer, Metric, Mode, Source, Space, Stamper};
 
 /// A `w × h` lattice of waypoints `spacing` apart at height `z`, joined to their 8
@@ -20,20 +20,24 @@ fn lattice(w: usize, h: usize, spacing: f32, blocked: &[usize]) -> Graph {
         for x in 0..w {
             let i = y * w + x;
             if x + 1 < w {
-                edges.push(Edge::new(i, i + 1));
+                edges.push((i, i + 1));
             }
             if y + 1 < h {
-                edges.push(Edge::new(i, i + w));
+                edges.push((i, i + w));
                 if x + 1 < w {
-                    edges.push(Edge::new(i, i + w + 1));
+                    edges.push((i, i + w + 1));
                 }
                 if x > 0 {
-                    edges.push(Edge::new(i, i + w - 1));
+                    edges.push((i, i + w - 1));
                 }
             }
         }
     }
-    Graph::from_edges(positions, edges).unwrap().with_blocked(blocked.iter().copied()).unwrap()
+    let mut g = Graph::from_edges(positions, edges).unwrap();
+    for &i in blocked {
+        g.set_blocked(i, true).unwrap();
+    }
+    g
 }
 
 fn bits(layer: &Layer) -> Vec<u32> {
@@ -43,9 +47,11 @@ fn bits(layer: &Layer) -> Vec<u32> {
 #[test]
 fn the_step_on_a_graph_follows_the_rule_by_hand() {
     // 0 —1— 1 —3— 2, lengths 1 and 3.
-    let g =
-        Graph::from_edges(vec![Vec3::ZERO, Vec3::X, Vec3::new(4.0, 0.0, 0.0)], [(0, 1, 1.0), (1, 2, 3.0)])
-            .unwrap();
+    let g = Graph::from_arcs(
+        vec![Vec3::ZERO, Vec3::X, Vec3::new(4.0, 0.0, 0.0)],
+        [(0, 1, 1.0), (1, 0, 1.0), (1, 2, 3.0), (2, 1, 3.0)],
+    )
+    .unwrap();
     let mut p = Propagator::new(&g, Diffusion::new(0.5, 1.0).unwrap().with_threshold(0.0).unwrap());
     p.write_seeds(&g, &[Seed::new(0, 1.0)]).unwrap();
     p.step(&g, Steps::default()).unwrap();
@@ -112,8 +118,8 @@ fn flood_fill_predicts_ahead_along_a_waypoint_corridor() {
     // A corridor of waypoints along x with a side room hanging off node 2.
     let mut positions: Vec<Vec3> = (0..12).map(|i| Vec3::new(3.0 * i as f32, 0.0, 0.0)).collect();
     positions.push(Vec3::new(6.0, 5.0, 0.0));
-    let mut edges: Vec<Edge> = (1..12).map(|i| Edge::new(i - 1, i)).collect();
-    edges.push(Edge::new(2, 12));
+    let mut edges: Vec<(usize, usize)> = (1..12).map(|i| (i - 1, i)).collect();
+    edges.push((2, 12));
     let g = Graph::from_edges(positions, edges).unwrap();
     let mut fill = FloodFill::default();
     let chase = Chase::new(0.1, 50, 4, 4.0).unwrap();
@@ -141,7 +147,7 @@ fn queries_run_on_a_graph() {
         }
     }
     // Reachable extremes: behind the wall the best spot is out of a short walk's reach.
-    let mut scratch = PathScratch::new();
+    let mut scratch = Router::new();
     let near = query::extreme_reachable(&g, &layer, 8, 6.0, &mut scratch, Extreme::Highest).unwrap();
     assert!(g.position(near.0).x < 6.0, "{near:?}");
     let far = query::extreme_reachable(&g, &layer, 8, 100.0, &mut scratch, Extreme::Highest).unwrap();
@@ -168,7 +174,8 @@ fn two_teams_stamped_by_path_give_analysis_and_a_front_on_a_graph() {
     stamper.stamp(&g, &mut blue, &team(18.0));
     let maps = Analysis::from_teams(&red, &[&blue]);
     assert!(maps.influence[10] > 0.0 && maps.influence[19] < 0.0);
-    let front = query::frontline(&g, &maps.influence);
+    let mut front = Vec::new();
+    query::frontline_into(&g, &maps.influence, &mut front);
     let xs: Vec<f32> = (0..g.len()).filter(|&i| front[i]).map(|i| g.position(i).x).collect();
     assert!(!xs.is_empty() && xs.iter().all(|&x| (6.0..=12.0).contains(&x)), "{xs:?}");
     // The contested middle has the highest vulnerability.

@@ -4,7 +4,6 @@
 
 mod common;
 
-use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
 use influence::route::{Cost, Heuristic, Router};
 use influence::space::{DerivedGraph, Graph, Reduce};
@@ -55,8 +54,8 @@ proptest! {
         let graph = Graph::from_space(&grid).unwrap();
         let start = seeds[0].cell;
         let (mut a, mut b) = (vec![None; grid.len()], vec![None; grid.len()]);
-        PathScratch::new().sweep(&grid, &[(start, 0.0)], f32::INFINITY, |c, d| a[c] = Some(d));
-        PathScratch::new().sweep(&graph, &[(start, 0.0)], f32::INFINITY, |c, d| b[c] = Some(d));
+        Router::new().sweep(&grid, &[(start, 0.0)], f32::INFINITY, |c, d| a[c] = Some(d));
+        Router::new().sweep(&graph, &[(start, 0.0)], f32::INFINITY, |c, d| b[c] = Some(d));
         prop_assert_eq!(&a, &b);
         // Path stamping through the generic stamper on the graph equals the grid's Stamper.
         let p = grid.position(start).truncate();
@@ -119,7 +118,10 @@ proptest! {
             }
             // Mean summaries expanded back keep the walkable total.
             let layer = Layer::from_vec((0..grid.len()).map(|i| if grid.is_walkable(i) { (i % 5) as f32 } else { 0.0 }).collect());
-            let back = derived.expand(&derived.summarise(&layer, Reduce::Mean));
+            let mut summary = Layer::for_space(derived.graph());
+            derived.summarise_into(&layer, Reduce::Mean, &mut summary);
+            let mut back = Layer::for_space(&grid);
+            derived.expand_into(&summary, &mut back);
             prop_assert!((back.sum() - layer.sum()).abs() < 1e-3);
         }
     }
@@ -145,7 +147,8 @@ fn a_coarse_graph_of_a_real_map_carries_influence_like_the_grid() {
         let node = derived.node_of(spot).unwrap();
         let mut on_graph = Layer::for_space(g);
         SteadyState::default().solve(g, &d, &[Seed::new(node, 1.0)], &mut on_graph).unwrap();
-        let summary = derived.summarise(&on_grid, Reduce::Mean);
+        let mut summary = Layer::for_space(g);
+        derived.summarise_into(&on_grid, Reduce::Mean, &mut summary);
         let reached = |l: &Layer, i: usize| l[i] > 0.0;
         // The same nodes are reached (the graph keeps the grid's connectivity).
         for n in 0..g.len() {

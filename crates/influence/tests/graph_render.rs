@@ -6,7 +6,7 @@ use influence::glam::Vec3;
 use influence::propagate::{Diffusion, Seed, SteadyState};
 use influence::render::{render_graph, RenderOptions, Scale, GRAPH_BACKGROUND};
 use influence::route::{Cost, Heuristic, Router};
-use influence::space::{DerivedGraph, Edge, Graph, Reduce};
+use influence::space::{DerivedGraph, Graph, Reduce};
 use influence::{Grid, Layer, Space};
 
 fn two_floors() -> Graph {
@@ -18,15 +18,25 @@ fn two_floors() -> Graph {
             positions.push(Vec3::new((i % w) as f32 * 2.0, (i / w) as f32 * 2.0, floor as f32 * 4.0));
             let j = floor * w * h + i;
             if i % w + 1 < w {
-                edges.push(Edge::new(j, j + 1));
+                edges.push((j, j + 1));
             }
             if i / w + 1 < h {
-                edges.push(Edge::new(j, j + w));
+                edges.push((j, j + w));
             }
         }
     }
-    edges.push(Edge::new(w * h - 1, 2 * w * h - 1).with_length(6.0));
-    Graph::from_edges(positions, edges).unwrap().with_blocked([10, 18, 26]).unwrap()
+    // Straight-line lengths, and a 6-unit stair: as arcs both ways.
+    let mut arcs: Vec<(usize, usize, f32)> = Vec::new();
+    for (a, b) in edges {
+        let l: f32 = positions[a].distance(positions[b]);
+        arcs.extend([(a, b, l), (b, a, l)]);
+    }
+    arcs.extend([(w * h - 1, 2 * w * h - 1, 6.0), (2 * w * h - 1, w * h - 1, 6.0)]);
+    let mut g = Graph::from_arcs(positions, arcs).unwrap();
+    for i in [10, 18, 26] {
+        g.set_blocked(i, true).unwrap();
+    }
+    g
 }
 
 #[allow(unused_variables)]
@@ -68,7 +78,8 @@ fn the_area_graph_of_a_real_map_renders() {
     let start = (0..grid.len()).find(|&i| grid.is_walkable(i)).unwrap();
     let d = Diffusion::new(0.03, 1.0).unwrap();
     SteadyState::default().solve(&grid, &d, &[Seed::new(start, 1.0)], &mut on_grid).unwrap();
-    let layer = areas.summarise(&on_grid, Reduce::Max);
+    let mut layer = Layer::for_space(g);
+    areas.summarise_into(&on_grid, Reduce::Max, &mut layer);
     let image = render_graph(g, &layer, &RenderOptions { panel: 400, ..Default::default() }).unwrap();
     assert!(image.width() <= 400 && image.height() <= 400);
     let painted = image.pixels().chunks(3).filter(|p| *p != GRAPH_BACKGROUND).count();

@@ -2,8 +2,8 @@
 //! forms round-tripping, and the documented size limit.
 
 use influence::glam::Vec3;
-use influence::space::{Edge, Graph, MAX_NODES};
-use influence::{Error, Locate, Space};
+use influence::space::{Graph, MAX_NODES};
+use influence::{Error, Space};
 use proptest::prelude::*;
 
 fn point() -> impl Strategy<Value = Vec3> {
@@ -17,10 +17,18 @@ fn graph() -> impl Strategy<Value = Graph> {
         let n = nodes.len();
         let edge = (0..n, 0..n, prop::option::of(0.0f32..20.0), prop::bool::weighted(0.2));
         (Just(nodes), prop::collection::vec(edge, 0..3 * n)).prop_map(|(nodes, edges)| {
-            let positions = nodes.iter().map(|n| n.0).collect();
-            let edges = edges.into_iter().map(|(a, b, length, directed)| Edge { a, b, length, directed });
-            let blocked = nodes.iter().enumerate().filter(|(_, n)| n.1).map(|(i, _)| i);
-            Graph::from_edges(positions, edges).unwrap().with_blocked(blocked).unwrap()
+            let positions: Vec<Vec3> = nodes.iter().map(|n| n.0).collect();
+            // An undirected edge is two opposite arcs; no length: the straight line.
+            let arcs = edges.into_iter().flat_map(|(a, b, length, directed)| {
+                let l = length.unwrap_or_else(|| positions[a].distance(positions[b]));
+                std::iter::once((a, b, l)).chain((!directed).then_some((b, a, l)))
+            });
+            let arcs: Vec<_> = arcs.collect();
+            let mut g = Graph::from_arcs(positions, arcs).unwrap();
+            for i in nodes.iter().enumerate().filter(|(_, n)| n.1).map(|(i, _)| i) {
+                g.set_blocked(i, true).unwrap();
+            }
+            g
         })
     })
 }
@@ -37,12 +45,12 @@ proptest! {
     fn nearest_equals_brute_force(g in graph(), queries in prop::collection::vec(point(), 1..20), r in 0.0f32..30.0) {
         for p in queries {
             let want = brute_nearest(&g, p);
-            prop_assert_eq!(g.nearest(p), want.map(|w| w.1));
+            prop_assert_eq!(g.nearest(p, f32::INFINITY), want.map(|w| w.1));
             prop_assert_eq!(g.locate(p), want.map(|w| w.1));
-            let within = g.nearest_within(p, r);
+            let within = g.nearest(p, r);
             prop_assert_eq!(within, want.filter(|w| w.0 <= r * r).map(|w| w.1));
             let mut found = Vec::new();
-            Locate::for_each_within(&g, p, r, |i| found.push(i));
+            g.for_each_within(p, r, |i| found.push(i));
             found.sort_unstable();
             let brute: Vec<usize> = (0..g.len())
                 .filter(|&i| g.is_walkable(i) && g.position(i).distance_squared(p) <= r * r)
@@ -54,16 +62,22 @@ proptest! {
     #[test]
     fn text_and_edge_lists_round_trip(g in graph()) {
         prop_assert_eq!(&Graph::from_text(&g.to_text()).unwrap(), &g);
-        let rebuilt = Graph::from_edges(g.positions().to_vec(), g.edges()).unwrap()
-            .with_blocked((0..g.len()).filter(|&i| !g.is_walkable(i))).unwrap();
+        let blocked = |mut graph: Graph, flags: &mut dyn Iterator<Item = bool>| {
+            for (i, b) in flags.enumerate() {
+                graph.set_blocked(i, b).unwrap();
+            }
+            graph
+        };
+        let rebuilt = Graph::from_arcs(g.positions().to_vec(), g.arcs()).unwrap();
+        let rebuilt = blocked(rebuilt, &mut g.blocked().iter().copied());
         prop_assert_eq!(&rebuilt, &g);
         #[cfg(feature = "serde")]
         prop_assert_eq!(&Graph::from_json(&g.to_json()).unwrap(), &g);
         #[cfg(feature = "petgraph")]
         {
             let pg = g.to_petgraph();
-            let back = Graph::from_petgraph(&pg, |n| n.position, |&l| Some(l)).unwrap()
-                .with_blocked(pg.node_weights().enumerate().filter(|(_, n)| n.blocked).map(|(i, _)| i)).unwrap();
+            let back = Graph::from_petgraph(&pg, |n| n.0, |&l| Some(l)).unwrap();
+            let back = blocked(back, &mut pg.node_weights().map(|n| n.1));
             prop_assert_eq!(&back, &g);
         }
     }

@@ -2,6 +2,7 @@
 //! generic rule and single steps, bit for bit.
 
 use influence::propagate::{Diffusion, Propagator, Seed, Steps};
+use influence::Cell;
 use influence::{Connectivity, Grid, Layer, Mode, Space};
 use proptest::prelude::*;
 
@@ -27,7 +28,7 @@ fn sized_map(max_w: usize, max_h: usize) -> impl Strategy<Value = (Grid, Vec<f32
             let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
             let mut grid = Grid::new(w, h).unwrap().with_cell_size(cs).unwrap().with_connectivity(conn);
             for (i, &b) in walls.iter().enumerate() {
-                grid.set_blocked(i % w, i / w, b).unwrap();
+                grid.set_blocked(Cell::new(i % w, i / w), b).unwrap();
             }
             let values = values.iter().enumerate().map(|(i, &v)| if walls[i] { 0.0 } else { v }).collect();
             (grid, values)
@@ -195,7 +196,7 @@ fn maps_beyond_the_caches_stream_the_same_bits() {
     for conn in [Connectivity::Four, Connectivity::Eight] {
         let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
         for i in (0..w * h).filter(|i| (i * 7919) % 11 == 0) {
-            grid.set_blocked(i % w, i / w, true).unwrap();
+            grid.set_blocked(Cell::new(i % w, i / w), true).unwrap();
         }
         let seeds: Vec<Seed> =
             (0..64).map(|i| Seed::new((i * 65_537 + 1) % (w * h), 1.0 + i as f32)).collect();

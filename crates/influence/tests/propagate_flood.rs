@@ -2,6 +2,7 @@
 
 use influence::glam::Vec3;
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps};
+use influence::Cell;
 use influence::{Grid, Layer, Space};
 
 fn chase() -> Chase {
@@ -12,17 +13,17 @@ fn chase() -> Chase {
 fn predicts_down_a_corridor_in_the_direction_of_the_velocity() {
     let grid =
         Grid::from_rows(&["@@@@@@@@@@@@@@@@@@@@", "@..................@", "@@@@@@@@@@@@@@@@@@@@"]).unwrap();
-    let seen = grid.index(10, 1).unwrap();
+    let seen = grid.index(Cell::new(10, 1)).unwrap();
     let mut fill = FloodFill::default();
     for (velocity, ahead) in [(Vec3::X, true), (-Vec3::X, false)] {
         let p = fill.predict(&grid, seen, velocity, &chase()).unwrap();
-        let (x, y) = grid.coords(p.cell);
+        let Cell { x, y } = grid.cell(p.cell);
         assert_eq!(y, 1);
         assert!(if ahead { x > 12 } else { x < 8 }, "{velocity} → {x}");
         assert!(!p.front_empty && !p.too_many_new); // max_steps
                                                     // Nothing behind the target was heated.
         let behind = if ahead { 1..10 } else { 11..19 };
-        assert!(behind.clone().all(|x| fill.heat()[grid.index(x, 1).unwrap()] == 0.0));
+        assert!(behind.clone().all(|x| fill.heat()[grid.index(Cell::new(x, 1)).unwrap()] == 0.0));
     }
 }
 
@@ -53,17 +54,17 @@ fn heat_over_cooling_is_how_long_the_trail_stays_warm() {
 fn at_a_junction_the_barrier_keeps_the_guess_out_of_the_branch_behind() {
     // A corridor with an arm going up at each end; the target was seen in the middle.
     let grid = Grid::from_rows(&["@.@@@@@.@", "@.@@@@@.@", "@.@@@@@.@", "@.......@", "@@@@@@@@@"]).unwrap();
-    let seen = grid.index(4, 3).unwrap();
+    let seen = grid.index(Cell::new(4, 3)).unwrap();
     let chase = Chase::new(0.1, 100, 10, 2.0).unwrap();
     let mut fill = FloodFill::default();
     for (velocity, arm) in [(-Vec3::X, 1), (Vec3::X, 7)] {
         let p = fill.predict(&grid, seen, velocity, &chase).unwrap();
         // Along the corridor, round the corner and up the arm ahead: the newest, hottest
         // cells are there, and the snapped guess is in that arm, not in the wall between.
-        assert_eq!(grid.coords(p.cell), (arm, 2), "{velocity}");
+        assert_eq!(grid.cell(p.cell), Cell::new(arm, 2), "{velocity}");
         assert_eq!((p.front_empty, p.steps), (true, 6));
         let other = 8 - arm;
-        assert!((0..3).all(|y| fill.heat()[grid.index(other, y).unwrap()] == 0.0));
+        assert!((0..3).all(|y| fill.heat()[grid.index(Cell::new(other, y)).unwrap()] == 0.0));
     }
 }
 

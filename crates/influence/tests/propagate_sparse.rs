@@ -1,6 +1,7 @@
 //! Sparse diffusion against the dense step, bit for bit.
 
 use influence::propagate::{seeds_from_sources, Diffusion, Propagator, Seed, SparsePropagator, Steps};
+use influence::{Cell, Space};
 use influence::{Connectivity, Falloff, Grid, Layer, Mode, Source, Stamper};
 use proptest::prelude::*;
 
@@ -26,7 +27,7 @@ proptest! {
         let conn = if eight { Connectivity::Eight } else { Connectivity::Four };
         let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
         for (i, &b) in walls.iter().enumerate() {
-            grid.set_blocked(i % w, i / w, b).unwrap();
+            grid.set_blocked(Cell::new(i % w, i / w), b).unwrap();
         }
         let make = if linear { Diffusion::linear } else { Diffusion::new };
         let d = make(decay, momentum).unwrap();
@@ -52,8 +53,8 @@ proptest! {
 fn stamped_sources_as_seeds_drive_both_the_same() {
     let grid = Grid::from_rows(&["............", "....@@@.....", "............", "..@........."]).unwrap();
     let sources = [
-        Source::new(grid.cell_center(1, 1), 2.0, Falloff::Linear, 2.0).unwrap(),
-        Source::new(grid.cell_center(9, 2), 1.0, Falloff::Point, 1.0).unwrap().with_mode(Mode::Max),
+        Source::new(grid.center(Cell::new(1, 1)), 2.0, Falloff::Linear, 2.0).unwrap(),
+        Source::new(grid.center(Cell::new(9, 2)), 1.0, Falloff::Point, 1.0).unwrap().with_mode(Mode::Max),
     ];
     let mut seeds = Vec::new();
     let mut stamper = Stamper::new();

@@ -8,7 +8,7 @@
 mod common;
 
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
-use influence::{Connectivity, Grid, Layer, Mode};
+use influence::{Connectivity, Grid, Layer, Mode, Space};
 use proptest::prelude::*;
 
 fn walled_grid() -> impl Strategy<Value = Grid> {

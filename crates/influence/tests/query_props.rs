@@ -1,8 +1,9 @@
 //! Property tests for `influence::query` on random small grids with walls and ties.
 
 use influence::glam::{Vec2, Vec3};
-use influence::paths::PathScratch;
 use influence::query::{self, Extreme};
+use influence::route::Router;
+use influence::Cell;
 use influence::{Connectivity, Grid, Layer, Space};
 use proptest::prelude::*;
 
@@ -25,8 +26,8 @@ fn map() -> impl Strategy<Value = (Grid, Layer)> {
                     }
                     let mut layer = Layer::zeros(cells);
                     for (i, (&b, &v)) in blocked.iter().zip(&values).enumerate() {
-                        let (x, y) = grid.coords(i);
-                        grid.set_blocked(x, y, b).unwrap();
+                        let Cell { x, y } = grid.cell(i);
+                        grid.set_blocked(Cell::new(x, y), b).unwrap();
                         // Stamping leaves walls at 0; queries must ignore them anyway.
                         layer[i] = if b { 0.0 } else { f32::from(v) * 0.5 };
                     }
@@ -63,7 +64,7 @@ fn reference(layer: &Layer, which: Extreme, cells: impl Iterator<Item = usize>) 
 /// Path distances from `start` (None = unreachable).
 fn distances(grid: &Grid, start: usize) -> Vec<Option<f32>> {
     let mut d = vec![None; grid.len()];
-    PathScratch::new().sweep(grid, &[(start, 0.0)], f32::INFINITY, |c, x| d[c] = Some(x));
+    Router::new().sweep(grid, &[(start, 0.0)], f32::INFINITY, |c, x| d[c] = Some(x));
     d
 }
 
@@ -92,7 +93,7 @@ proptest! {
     #[test]
     fn reachable_stays_within_the_walk((grid, layer) in map(), which in which(), start in 0usize..100, limit in 0.0f32..12.0) {
         let start = start % grid.len();
-        let mut scratch = PathScratch::new();
+        let mut scratch = Router::new();
         let got = query::extreme_reachable(&grid, &layer, start, limit, &mut scratch, which);
         if !grid.is_walkable(start) {
             prop_assert_eq!(got, None);
@@ -135,10 +136,10 @@ proptest! {
     #[test]
     fn bilinear_reads_back_cell_values_at_centres((grid, layer) in map()) {
         for i in 0..grid.len() {
-            let (x, y) = grid.coords(i);
-            let v = query::value_bilinear(&grid, &layer, grid.cell_center(x, y)).unwrap();
+            let Cell { x, y } = grid.cell(i);
+            let v = query::value_bilinear(&grid, &layer, grid.center(Cell::new(x, y))).unwrap();
             prop_assert!((v - layer[i]).abs() <= 1e-4, "cell {}: {} vs {}", i, v, layer[i]);
-            prop_assert_eq!(query::value_nearest(&grid, &layer, grid.cell_center(x, y)), Some(layer[i]));
+            prop_assert_eq!(grid.cell_at(grid.center(Cell::new(x, y))), Some(Cell::new(x, y)));
         }
     }
 
@@ -150,7 +151,7 @@ proptest! {
             Vec2::new(f32::NAN, 0.0),
         ];
         for p in outside {
-            prop_assert_eq!(query::value_nearest(&grid, &layer, p), None);
+            prop_assert_eq!(grid.cell_at(p), None);
             prop_assert_eq!(query::value_bilinear(&grid, &layer, p), None);
             prop_assert_eq!(query::gradient(&grid, &layer, p), None);
         }
@@ -176,7 +177,7 @@ proptest! {
         ) / (2.0 * h);
         let g = query::gradient(&grid, &layer, p).unwrap();
         prop_assert!((g - fd).length() <= 0.01 / cs + 1e-3 * g.length(), "{} vs {}", g, fd);
-        match query::steepest_ascent(&grid, &layer, p) {
+        match g.try_normalize() {
             Some(dir) => prop_assert!((dir - g.normalize()).length() < 1e-5),
             None => prop_assert_eq!(g, Vec2::ZERO),
         }
@@ -184,7 +185,8 @@ proptest! {
 
     #[test]
     fn every_contact_between_sides_is_on_the_front((grid, layer) in map()) {
-        let front = query::frontline(&grid, &layer);
+        let mut front = Vec::new();
+        query::frontline_into(&grid, &layer, &mut front);
         for i in walkable(&grid) {
             let v = layer[i];
             let (mut pos, mut neg) = (false, false);

@@ -9,13 +9,13 @@ use std::path::Path;
 fn the_library_example_runs() -> Result<(), influence::Error> {
     std::env::set_current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")).unwrap();
     // README: start
-    use influence::{query, Analysis, Extreme, Falloff, Grid, Layer, Metric, Source, Stamper};
+    use influence::{query, Analysis, Cell, Extreme, Falloff, Grid, Layer, Metric, Source, Stamper};
 
     let grid = Grid::load_movingai("data/maps/den012d.map")?;            // or Grid::new(200, 200)?.with_cell_size(2.56)?
     let mut stamper = Stamper::new();                                     // keeps kernels between frames
     let (mut red, mut blue) = (Layer::for_space(&grid), Layer::for_space(&grid));
-    let tank = Source::new(grid.cell_center(60, 200), 5.0, Falloff::Linear, 24.0)?;
-    let scout = Source::new(grid.cell_center(250, 150), 2.0, Falloff::Linear, 40.0)?.with_metric(Metric::Path);
+    let tank = Source::new(grid.center(Cell::new(60, 200)), 5.0, Falloff::Linear, 24.0)?;
+    let scout = Source::new(grid.center(Cell::new(250, 150)), 2.0, Falloff::Linear, 40.0)?.with_metric(Metric::Path);
     stamper.stamp(&grid, &mut red, &tank);                                // any space: grids, graphs
     stamper.stamp(&grid, &mut blue, &scout);
     let maps = Analysis::from_teams(&red, &[&blue]);                      // red's view: influence, tension, vulnerability, …

@@ -1,9 +1,10 @@
 //! Real MovingAI maps from `data/maps/`: our parser agrees with the `movingai` crate's, and
 //! path distances over the grid space equal the benchmark's optimal lengths.
 
+use influence::{Cell, Space};
 use std::path::PathBuf;
 
-use influence::paths::PathScratch;
+use influence::route::Router;
 use influence::Grid;
 use movingai::{Map2D, MovingAiMap};
 
@@ -19,7 +20,11 @@ fn parser_agrees_with_the_movingai_crate() {
         assert_eq!((ours.width(), ours.height()), (theirs.width(), theirs.height()), "{name}");
         for y in 0..ours.height() {
             for x in 0..ours.width() {
-                assert_eq!(!ours.is_blocked(x, y), theirs.is_traversable((x, y)), "{name} ({x}, {y})");
+                assert_eq!(
+                    !ours.is_blocked(Cell::new(x, y)),
+                    theirs.is_traversable((x, y)),
+                    "{name} ({x}, {y})"
+                );
             }
         }
     }
@@ -29,13 +34,13 @@ fn parser_agrees_with_the_movingai_crate() {
 fn path_distances_match_scenario_optimal_lengths() {
     let grid = Grid::load_movingai(data("London_0_512.map")).unwrap();
     let scen = movingai::parser::parse_scen_file(&data("London_0_512.map.scen")).unwrap();
-    let mut scratch = PathScratch::new();
+    let mut scratch = Router::new();
     // Every 40th problem: short and long ones, so the test stays quick in debug builds.
     for record in scen.iter().step_by(40) {
         let (sx, sy) = record.start_pos;
         let (gx, gy) = record.goal_pos;
-        let start = grid.index(sx, sy).unwrap();
-        let goal = grid.index(gx, gy).unwrap();
+        let start = grid.index(Cell::new(sx, sy)).unwrap();
+        let goal = grid.index(Cell::new(gx, gy)).unwrap();
         let mut found = None;
         scratch.sweep(&grid, &[(start, 0.0)], f32::INFINITY, |cell, d| {
             if cell == goal {

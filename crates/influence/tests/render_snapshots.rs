@@ -2,6 +2,7 @@
 
 use influence::render::{render_rgb, render_text, RenderOptions, Scale};
 use influence::{glam::Vec2, Grid, Layer};
+use influence::{Cell, Space};
 
 fn grid() -> Grid {
     Grid::from_rows(&[
@@ -18,13 +19,14 @@ fn grid() -> Grid {
 /// Red (positive) around cell (2, 2), blue (negative) around cell (9, 3), each falling off
 /// linearly to zero at 6 cells, as a stamped influence map would.
 fn two_teams(grid: &Grid) -> Layer {
-    let team = |x: usize, y: usize, at: Vec2| (6.0 - grid.cell_center(x, y).distance(at)).max(0.0);
+    let team = |x: usize, y: usize, at: Vec2| (6.0 - grid.center(Cell::new(x, y)).distance(at)).max(0.0);
     let mut layer = Layer::for_space(grid);
     for y in 0..grid.height() {
         for x in 0..grid.width() {
-            if !grid.is_blocked(x, y) {
-                let i = grid.index(x, y).unwrap();
-                layer[i] = team(x, y, grid.cell_center(2, 2)) - team(x, y, grid.cell_center(9, 3));
+            if !grid.is_blocked(Cell::new(x, y)) {
+                let i = grid.index(Cell::new(x, y)).unwrap();
+                layer[i] =
+                    team(x, y, grid.center(Cell::new(2, 2))) - team(x, y, grid.center(Cell::new(9, 3)));
             }
         }
     }
@@ -35,8 +37,9 @@ fn two_teams(grid: &Grid) -> Layer {
 fn sign_changes(grid: &Grid, layer: &Layer) -> Vec<bool> {
     (0..grid.len())
         .map(|i| {
-            let (x, y) = grid.coords(i);
-            grid.index(x + 1, y).is_some_and(|j| !grid.blocked()[j] && (layer[i] > 0.0) != (layer[j] > 0.0))
+            let Cell { x, y } = grid.cell(i);
+            grid.index(Cell::new(x + 1, y))
+                .is_some_and(|j| !grid.blocked()[j] && (layer[i] > 0.0) != (layer[j] > 0.0))
         })
         .collect()
 }
@@ -69,9 +72,9 @@ fn tension_text_sequential() {
 fn hand_set_values_on_a_fixed_scale() {
     let grid = grid();
     let mut layer = Layer::for_space(&grid);
-    layer[grid.index(1, 1).unwrap()] = 3.0;
-    layer[grid.index(10, 4).unwrap()] = -1.5;
-    layer[grid.index(6, 0).unwrap()] = f32::NAN;
+    layer[grid.index(Cell::new(1, 1)).unwrap()] = 3.0;
+    layer[grid.index(Cell::new(10, 4)).unwrap()] = -1.5;
+    layer[grid.index(Cell::new(6, 0)).unwrap()] = f32::NAN;
     let opts =
         RenderOptions { scale: Some(Scale::Diverging { max_abs: 3.0 }), legend: true, ..Default::default() };
     insta::assert_snapshot!(render_text(&grid, &layer, &opts).unwrap());

@@ -2,6 +2,7 @@
 //! optimal lengths (octile moves, no corner cutting); with a threat layer they trade length
 //! for exposure.
 
+use influence::Cell;
 use std::path::PathBuf;
 
 use influence::route::{Cost, Heuristic, Router};
@@ -20,8 +21,8 @@ fn zero_weight_routes_have_the_benchmark_optimal_lengths() {
     // Every 37th problem (short and long ones) keeps the debug build quick; Dijkstra, which
     // expands far more, on every 4th of those.
     for (k, record) in scen.iter().step_by(37).enumerate() {
-        let start = grid.index(record.start_pos.0, record.start_pos.1).unwrap();
-        let goal = grid.index(record.goal_pos.0, record.goal_pos.1).unwrap();
+        let start = grid.index(Cell::new(record.start_pos.0, record.start_pos.1)).unwrap();
+        let goal = grid.index(Cell::new(record.goal_pos.0, record.goal_pos.1)).unwrap();
         let expected = record.optimal_length;
         let mut searches = vec![Heuristic::Octile, Heuristic::Euclidean];
         if k % 4 == 0 {
@@ -43,8 +44,8 @@ fn a_threat_layer_bends_the_route_round_the_danger() {
     let scen = movingai::parser::parse_scen_file(&data("London_0_512.map.scen")).unwrap();
     // A long problem, and a threat on the midpoint of its shortest route.
     let record = scen.iter().rev().find(|r| r.optimal_length > 200.0).unwrap();
-    let start = grid.index(record.start_pos.0, record.start_pos.1).unwrap();
-    let goal = grid.index(record.goal_pos.0, record.goal_pos.1).unwrap();
+    let start = grid.index(Cell::new(record.start_pos.0, record.start_pos.1)).unwrap();
+    let goal = grid.index(Cell::new(record.goal_pos.0, record.goal_pos.1)).unwrap();
     let mut router = Router::new();
     let shortest = router.find(&grid, start, goal, &Cost::distance(), Heuristic::Octile).unwrap().unwrap();
     let mid = shortest.cells[shortest.cells.len() / 2];

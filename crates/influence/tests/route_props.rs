@@ -6,7 +6,7 @@ mod common;
 
 use influence::glam::Vec3;
 use influence::route::{Cost, Heuristic, Route, Router};
-use influence::space::{Edge, Graph};
+use influence::space::Graph;
 use influence::{Grid, Layer, Space};
 use proptest::prelude::*;
 
@@ -21,16 +21,17 @@ fn graph() -> impl Strategy<Value = Graph> {
         (Just(pts), prop::collection::vec(edge, n..4 * n)).prop_map(|(pts, edges)| {
             let positions: Vec<Vec3> = pts.iter().map(|&(x, y, z)| Vec3::new(x, y, z)).collect();
             // Lengths at least the straight line (a stretch factor ≥ 1), so Euclidean is admissible.
-            let edges: Vec<Edge> = edges
-                .into_iter()
-                .map(|(a, b, stretch, directed)| Edge {
-                    a,
-                    b,
-                    length: stretch.map(|s| positions[a].distance(positions[b]) * (1.0 + s)),
-                    directed,
-                })
-                .collect();
-            Graph::from_edges(positions, edges).unwrap()
+            // An undirected edge is two opposite arcs; no stretch: the straight line.
+            let mut arcs = Vec::new();
+            for (a, b, stretch, directed) in edges {
+                let straight = positions[a].distance(positions[b]);
+                let l = stretch.map_or(straight, |s| straight * (1.0 + s));
+                arcs.push((a, b, l));
+                if !directed {
+                    arcs.push((b, a, l));
+                }
+            }
+            Graph::from_arcs(positions, arcs).unwrap()
         })
     })
 }

@@ -5,6 +5,7 @@ mod common;
 
 use common::{falloff, metric};
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
+use influence::Cell;
 use influence::{Analysis, Falloff, Grid, Layer, Metric, Mode, Source, Space, Stamper};
 use proptest::prelude::*;
 
@@ -40,9 +41,9 @@ fn room(grid: &mut Grid, (x0, y0, x1, y1): (usize, usize, usize, usize)) -> Vec<
     for y in y0..=y1 {
         for x in x0..=x1 {
             if x == x0 || x == x1 || y == y0 || y == y1 {
-                grid.set_blocked(x, y, true).unwrap();
+                grid.set_blocked(Cell::new(x, y), true).unwrap();
             }
-            inside.push(grid.index(x, y).unwrap());
+            inside.push(grid.index(Cell::new(x, y)).unwrap());
         }
     }
     inside
@@ -173,8 +174,8 @@ proptest! {
         let mut stamped = Layer::for_space(&grid);
         let mut stamper = Stamper::new();
         for &(c, s, r) in &cells {
-            let (x, y) = grid.coords(c);
-            let src = Source::new(grid.cell_center(x, y), s, f.clone(), r).unwrap().with_metric(Metric::Path);
+            let Cell { x, y } = grid.cell(c);
+            let src = Source::new(grid.center(Cell::new(x, y)), s, f.clone(), r).unwrap().with_metric(Metric::Path);
             stamper.stamp(&grid, &mut stamped, &src);
         }
         // Diffusion and the steady state.
@@ -184,9 +185,9 @@ proptest! {
         let mut steady = Layer::for_space(&grid);
         SteadyState::default().solve(&grid, &d, &seeds, &mut steady).unwrap();
         for &i in &inside {
-            prop_assert_eq!(stamped[i].to_bits(), 0, "path stamp reached {:?}", grid.coords(i));
-            prop_assert_eq!(p.values()[i].to_bits(), 0, "diffusion reached {:?}", grid.coords(i));
-            prop_assert_eq!(steady[i].to_bits(), 0, "steady state reached {:?}", grid.coords(i));
+            prop_assert_eq!(stamped[i].to_bits(), 0, "path stamp reached {:?}", grid.cell(i));
+            prop_assert_eq!(p.values()[i].to_bits(), 0, "diffusion reached {:?}", grid.cell(i));
+            prop_assert_eq!(steady[i].to_bits(), 0, "steady state reached {:?}", grid.cell(i));
         }
     }
 }

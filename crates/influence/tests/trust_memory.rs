@@ -3,6 +3,7 @@
 //! graph a stated bound per node and arc (see the table in the `space` module docs).
 
 use influence::propagate::{Diffusion, Propagator, Seed, Steps};
+use influence::Cell;
 use influence::{Graph, Grid, Layer};
 
 const SIDE: usize = 256;
@@ -12,7 +13,7 @@ fn walled() -> Grid {
     let mut grid = Grid::new(SIDE, SIDE).unwrap();
     for y in (0..SIDE).step_by(7) {
         for x in 0..SIDE / 2 {
-            grid.set_blocked(x, y, true).unwrap();
+            grid.set_blocked(Cell::new(x, y), true).unwrap();
         }
     }
     grid

@@ -11,9 +11,10 @@
 
 mod common;
 
-use influence::paths::PathScratch;
 use influence::propagate::{Diffusion, Propagator, Seed, SteadyState, Steps};
+use influence::route::Router;
 use influence::{Band, Falloff, Grid, Layer, Metric, Mode, Source, Stamper};
+use influence::{Cell, Space};
 use proptest::prelude::*;
 
 /// A grid and a map of its cells onto the mirrored grid's cells.
@@ -32,7 +33,7 @@ impl Mirror {
     }
 
     fn index(self, grid: &Grid, i: usize) -> usize {
-        let (x, y) = grid.coords(i);
+        let Cell { x, y } = grid.cell(i);
         let (mx, my) = self.cell(grid, x, y);
         // Both mirrors keep the width (a transposed grid is square).
         my * grid.width() + mx
@@ -52,7 +53,7 @@ impl Mirror {
         for y in 0..h {
             for x in 0..w {
                 let (mx, my) = self.cell(grid, x, y);
-                out.set_blocked(mx, my, grid.is_blocked(x, y)).unwrap();
+                out.set_blocked(Cell::new(mx, my), grid.is_blocked(Cell::new(x, y))).unwrap();
             }
         }
         out
@@ -73,7 +74,7 @@ fn case() -> impl Strategy<Value = (Grid, Mirror)> {
                 .with_connectivity(g.connectivity());
             for y in 0..side {
                 for x in 0..side {
-                    sq.set_blocked(x, y, g.is_blocked(x, y)).unwrap();
+                    sq.set_blocked(Cell::new(x, y), g.is_blocked(Cell::new(x, y))).unwrap();
                 }
             }
             (sq, Mirror::Transpose)
@@ -112,7 +113,7 @@ fn assert_mirrored(grid: &Grid, m: Mirror, original: &[f32], mirrored: &[f32]) -
             mirrored[j].to_bits(),
             "cell {} ({:?}) vs {}: {} vs {}",
             i,
-            grid.coords(i),
+            grid.cell(i),
             j,
             v,
             mirrored[j]
@@ -140,12 +141,12 @@ proptest! {
         let mut stamper = Stamper::new();
         for (cell, strength, radius) in picks {
             let i = cell.index(grid.len());
-            let (x, y) = grid.coords(i);
+            let Cell { x, y } = grid.cell(i);
             let (mx, my) = m.cell(&grid, x, y);
-            let src = Source::new(grid.cell_center(x, y), strength, f.clone(), radius).unwrap().with_metric(metric).with_mode(mode);
+            let src = Source::new(grid.center(Cell::new(x, y)), strength, f.clone(), radius).unwrap().with_metric(metric).with_mode(mode);
             stamper.stamp(&grid, &mut a, &src);
             let mut msrc = src.clone();
-            msrc.set_position(mg.cell_center(mx, my)).unwrap();
+            msrc.set_position(mg.center(Cell::new(mx, my))).unwrap();
             stamper.stamp(&mg, &mut b, &msrc);
         }
         assert_mirrored(&grid, m, a.values(), b.values())?;
@@ -198,7 +199,7 @@ proptest! {
         let mstarts: Vec<(usize, f32)> = starts.iter().map(|&(c, d)| (m.index(&grid, c), d)).collect();
         // Unreached cells stay NaN; compare bits, so NaN matches NaN.
         let (mut a, mut b) = (vec![f32::NAN; grid.len()], vec![f32::NAN; mg.len()]);
-        let mut scratch = PathScratch::new();
+        let mut scratch = Router::new();
         scratch.sweep(&grid, &starts, limit, |c, d| a[c] = d);
         scratch.sweep(&mg, &mstarts, limit, |c, d| b[c] = d);
         assert_mirrored(&grid, m, &a, &b)?;

@@ -33,7 +33,7 @@ use std::borrow::Cow;
 
 use influence::propagate::{Chase, FloodFill, Prediction, SteadyState};
 use influence::route::{Route, Router};
-use influence::{query, Analysis, Grid, Layer, Source, Stamper};
+use influence::{query, Analysis, Cell, Grid, Layer, Source, Space, Stamper};
 
 pub use summary::{PathInfo, PropagationInfo, Spot, Summary, TeamInfo};
 
@@ -347,7 +347,7 @@ impl Run {
     /// If a cell is off the map; nothing changes then.
     pub fn set_walls(&mut self, cells: &[(usize, usize)], blocked: bool) -> Result<bool, influence::Error> {
         let grid = &self.scenario.grid;
-        if let Some(&(x, y)) = cells.iter().find(|&&(x, y)| grid.index(x, y).is_none()) {
+        if let Some(&(x, y)) = cells.iter().find(|&&(x, y)| grid.index(Cell::new(x, y)).is_none()) {
             return Err(influence::Error::OutOfBounds {
                 index: y.saturating_mul(grid.width()).saturating_add(x),
                 len: grid.len(),
@@ -355,8 +355,8 @@ impl Run {
         }
         let mut changed = false;
         for &(x, y) in cells {
-            if self.scenario.grid.is_blocked(x, y) != blocked {
-                changed |= self.scenario.grid.set_blocked(x, y, blocked).is_ok();
+            if self.scenario.grid.is_blocked(Cell::new(x, y)) != blocked {
+                changed |= self.scenario.grid.set_blocked(Cell::new(x, y), blocked).is_ok();
             }
         }
         if changed {

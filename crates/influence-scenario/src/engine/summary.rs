@@ -5,7 +5,7 @@
 use std::fmt;
 
 use influence::query::{self, Extreme};
-use influence::{Grid, Layer};
+use influence::{Cell, Grid, Layer};
 use serde::Serialize;
 
 use super::View;
@@ -138,14 +138,14 @@ impl Summary {
                 .iter()
                 .zip(view.routes())
                 .map(|(plan, route)| PathInfo {
-                    from: grid.coords(plan.from).into(),
-                    to: grid.coords(plan.to).into(),
+                    from: grid.cell(plan.from).into(),
+                    to: grid.cell(plan.to).into(),
                     layer: plan.layer_name.clone(),
                     weight: plan.weight,
                     reachable: route.is_some(),
                     length: route.as_ref().map(|r| r.length),
                     exposure: route.as_ref().map(|r| r.exposure),
-                    cells: route.iter().flat_map(|r| &r.cells).map(|&c| grid.coords(c).into()).collect(),
+                    cells: route.iter().flat_map(|r| &r.cells).map(|&c| grid.cell(c).into()).collect(),
                 })
                 .collect(),
         }
@@ -175,8 +175,8 @@ fn propagation(view: &View<'_>) -> Option<PropagationInfo> {
 /// The walkable cell holding the largest value, ties to the lower index.
 fn highest(grid: &Grid, layer: &Layer) -> Option<Spot> {
     query::extreme(grid, layer, Extreme::Highest).map(|(i, value)| {
-        let (x, y) = grid.coords(i);
-        Spot { cell: [x, y], world: grid.cell_center(x, y).to_array(), value }
+        let Cell { x, y } = grid.cell(i);
+        Spot { cell: [x, y], world: grid.center(Cell::new(x, y)).to_array(), value }
     })
 }
 impl fmt::Display for Spot {

@@ -10,7 +10,7 @@ use crate::error::Error;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::source::{Metric, Mode, Source};
-use crate::space::Grid;
+use crate::space::{Cell, Grid, Space};
 
 impl<P: Point> Field<P> {
     /// Writes the field's value at each cell centre of `grid` into `layer`, at height `z` for
@@ -19,13 +19,13 @@ impl<P: Point> Field<P> {
     ///
     /// ```
     /// use influence::field::{Curve, Field, PointSource};
-    /// use influence::{Grid, Layer, glam::{Vec2, Vec3}};
+    /// use influence::{Cell, Grid, Layer, glam::{Vec2, Vec3}};
     /// let grid = Grid::new(8, 8)?;
     /// let field = Field::new(vec![PointSource::new(Vec2::new(4.0, 4.0), 1.0, 3.0, Curve::Smooth)?]);
     /// let mut layer = Layer::for_space(&grid);
     /// field.sample_onto(&grid, 0.0, &mut layer);
-    /// assert_eq!(layer[grid.index(3, 3).unwrap()], field.value(grid.cell_center(3, 3)));
-    /// assert_eq!(layer[grid.index(0, 7).unwrap()], 0.0);
+    /// assert_eq!(layer[grid.index(Cell::new(3, 3)).unwrap()], field.value(grid.center(Cell::new(3, 3))));
+    /// assert_eq!(layer[grid.index(Cell::new(0, 7)).unwrap()], 0.0);
     /// // A drone hovering 2 units above the floor, seen from the floor and from its height.
     /// let drone = Field::new(vec![PointSource::new(Vec3::new(4.0, 4.0, 2.0), 1.0, 3.0, Curve::Linear)?]);
     /// let (mut floor, mut air) = (Layer::for_space(&grid), Layer::for_space(&grid));
@@ -41,8 +41,8 @@ impl<P: Point> Field<P> {
         assert_eq!(layer.len(), grid.len(), "layer not made for this grid");
         let blocked = grid.blocked();
         for (i, v) in layer.values_mut().iter_mut().enumerate() {
-            let (x, y) = grid.coords(i);
-            *v = if blocked[i] { 0.0 } else { self.value(P::lift(grid.cell_center(x, y), z)) };
+            let Cell { x, y } = grid.cell(i);
+            *v = if blocked[i] { 0.0 } else { self.value(P::lift(grid.center(Cell::new(x, y)), z)) };
         }
     }
 
@@ -51,9 +51,9 @@ impl<P: Point> Field<P> {
     ///
     /// ```
     /// use influence::field::Field;
-    /// use influence::{Falloff, Grid, Layer, Source, Stamper, glam::Vec2};
+    /// use influence::{Cell, Falloff, Grid, Layer, Source, Stamper, glam::Vec2};
     /// let grid = Grid::new(16, 16)?;
-    /// let sources = [Source::new(grid.cell_center(5, 5), 3.0, Falloff::Linear, 6.0)?];
+    /// let sources = [Source::new(grid.center(Cell::new(5, 5)), 3.0, Falloff::Linear, 6.0)?];
     /// let (mut stamped, mut sampled) = (Layer::for_space(&grid), Layer::for_space(&grid));
     /// Stamper::new().stamp_all(&grid, &mut stamped, &sources);
     /// Field::<Vec2>::from_sources(&sources)?.sample_onto(&grid, 0.0, &mut sampled);

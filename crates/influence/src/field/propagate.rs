@@ -82,7 +82,7 @@ impl<P: Point> Field<P> {
     /// ```
     /// use influence::field::{Curve, Field, PointSource, Rings};
     /// use influence::glam::Vec2;
-    /// use influence::Grid;
+    /// use influence::{Cell, Grid};
     /// let mut field = Field::new(vec![PointSource::new(Vec2::ZERO, 9.0, 3.0, Curve::Linear)?]);
     /// let step = Rings { children: 6, spread: 1.0, decay: 0.1, threshold: 0.01 };
     /// field.propagate(&step, |_| false)?;
@@ -96,8 +96,8 @@ impl<P: Point> Field<P> {
     /// // A grid's walls: its blocked cells and everything outside it.
     /// let grid = Grid::from_rows(&["...", ".@.", "..."])?;
     /// let mut field = Field::new(vec![PointSource::new(Vec2::new(0.5, 1.5), 1.0, 3.0, Curve::Linear)?]);
-    /// field.propagate(&step, |p: Vec2| grid.index_at(p).is_none_or(|i| grid.blocked()[i]))?;
-    /// assert!(field.sources().iter().all(|s| grid.index_at(s.position()) != grid.index(1, 1)));
+    /// field.propagate(&step, |p: Vec2| grid.cell_at(p).is_none_or(|c| grid.is_blocked(c)))?;
+    /// assert!(field.sources().iter().all(|s| grid.cell_at(s.position()) != Some(Cell::new(1, 1))));
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///

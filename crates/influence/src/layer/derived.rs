@@ -26,16 +26,6 @@ impl DerivedGraph {
         }
     }
 
-    /// [`summarise_into`](Self::summarise_into) a new layer.
-    ///
-    /// # Panics
-    /// If `grid_layer` was not made for the grid.
-    pub fn summarise(&self, grid_layer: &Layer, reduce: Reduce) -> Layer {
-        let mut out = Layer::for_space(self.graph());
-        self.summarise_into(grid_layer, reduce, &mut out);
-        out
-    }
-
     /// A grid layer from a graph layer: every walkable cell takes its node's value, blocked
     /// cells 0.
     ///
@@ -47,16 +37,6 @@ impl DerivedGraph {
         for (v, node) in out.values_mut().iter_mut().zip(self.cell_nodes()) {
             *v = node.map_or(0.0, |n| graph_layer[n]);
         }
-    }
-
-    /// [`expand_into`](Self::expand_into) a new layer.
-    ///
-    /// # Panics
-    /// If `graph_layer` was not made for the graph.
-    pub fn expand(&self, graph_layer: &Layer) -> Layer {
-        let mut out = Layer::zeros(self.cell_nodes().len());
-        self.expand_into(graph_layer, &mut out);
-        out
     }
 }
 
@@ -70,11 +50,17 @@ mod tests {
         let grid = Grid::from_rows(&["..@.", "...."]).unwrap();
         let d = DerivedGraph::coarse(&grid, 2).unwrap();
         let layer = Layer::from_vec(vec![1.0, 2.0, 99.0, 4.0, 3.0, 6.0, 5.0, 0.0]);
-        assert_eq!(d.summarise(&layer, Reduce::Mean).values(), &[3.0, 3.0]);
-        assert_eq!(d.summarise(&layer, Reduce::Max).values(), &[6.0, 5.0]);
-        assert_eq!(d.summarise(&layer, Reduce::Min).values(), &[1.0, 0.0]);
-        assert_eq!(d.summarise(&layer, Reduce::Sum).values(), &[12.0, 9.0]);
-        let back = d.expand(&Layer::from_vec(vec![7.0, 8.0]));
+        let summarise = |reduce| {
+            let mut out = Layer::zeros(2);
+            d.summarise_into(&layer, reduce, &mut out);
+            out
+        };
+        assert_eq!(summarise(Reduce::Mean).values(), &[3.0, 3.0]);
+        assert_eq!(summarise(Reduce::Max).values(), &[6.0, 5.0]);
+        assert_eq!(summarise(Reduce::Min).values(), &[1.0, 0.0]);
+        assert_eq!(summarise(Reduce::Sum).values(), &[12.0, 9.0]);
+        let mut back = Layer::zeros(8);
+        d.expand_into(&Layer::from_vec(vec![7.0, 8.0]), &mut back);
         assert_eq!(back.values(), &[7.0, 7.0, 0.0, 8.0, 7.0, 7.0, 8.0, 8.0]);
     }
 }

@@ -94,7 +94,8 @@ mod tests {
         let rows = ["..........", "...@@@....", "......@...", ".@....@...", ".@........", "....@@@@.."];
         for connectivity in [Connectivity::Four, Connectivity::Eight] {
             let grid = Grid::from_rows(&rows).unwrap().with_connectivity(connectivity);
-            let seeds = [grid.index(9, 5).unwrap(), 0, grid.index(5, 2).unwrap(), grid.index(2, 4).unwrap()];
+            let at = |x, y| grid.index(crate::Cell::new(x, y)).unwrap();
+            let seeds = [at(9, 5), 0, at(5, 2), at(2, 4)];
             // Each seed's own distances; a cell's label is the seed with the smallest (distance, index).
             let mut best = vec![(f32::INFINITY, NONE); grid.len()];
             let mut scratch = PathScratch::new();

@@ -1,9 +1,10 @@
-//! Best-first sweeps over any [`Space`]: a best-first engine settles cells largest value first
-//! (Dijkstra's algorithm for any value that only shrinks along edges), with scratch kept
-//! between calls so a per-frame caller allocates only the first time. Shortest walkable
-//! distances ([`PathScratch`]: path falloff, reachability queries, routes) sweep negated
-//! distances; the diffusion steady state sweeps max-product values; area graphs sweep
-//! distances carrying the nearest seed along. One engine serves them all.
+//! Best-first searches over any [`Space`]: a best-first engine settles cells largest value
+//! first (Dijkstra's algorithm for any value that only shrinks along edges), with scratch
+//! kept between calls so a per-frame caller allocates only the first time. Shortest walkable
+//! distances (`PathScratch`: path falloff, reachability queries, [`Router::sweep`]) sweep
+//! negated distances; the diffusion steady state sweeps max-product values; area graphs
+//! sweep distances carrying the nearest seed along. The routes of
+//! [`route`](crate::route) are an A* search over the same queue ([`Router`]).
 //!
 //! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap.
 //!
@@ -21,7 +22,7 @@ use queue::{key, key_cell, key_value, Queue};
 /// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
 /// distances (negation is exact, so distances come out bit for bit as summed).
 #[derive(Debug, Default, Clone)]
-pub struct PathScratch(BestFirst);
+pub(crate) struct PathScratch(BestFirst);
 
 /// The best-first engine, with reusable scratch. Each cell may carry a payload `P` (the
 /// start it was reached from, say): it passes unchanged from a settled cell to the cells it
@@ -166,27 +167,13 @@ pub(crate) fn distance_sweep<S: Space, P: Copy + Ord + Default>(
 
 impl PathScratch {
     /// Empty scratch; it grows to the space's size on first use.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// Visits every cell reachable from `starts` (cell, starting distance) within `limit`,
-    /// nearest first, calling `visit(cell, distance)` once per cell. Blocked and
-    /// out-of-range start cells are skipped. Distances are in world units, along the
-    /// space's neighbour steps (octile moves on an 8-connected grid, around walls).
-    ///
-    /// ```
-    /// use influence::{Grid, paths::PathScratch};
-    /// let grid = Grid::from_rows(&[".@.", ".@.", "..."])?;
-    /// let mut far_side = None;
-    /// PathScratch::new().sweep(&grid, &[(0, 0.0)], f32::INFINITY, |cell, d| {
-    ///     if cell == 2 { far_side = Some(d); }
-    /// });
-    /// // Around the wall: no corner cutting, so down 2, across 2, up 2.
-    /// assert_eq!(far_side, Some(6.0));
-    /// # Ok::<(), influence::Error>(())
-    /// ```
-    pub fn sweep<S: Space>(
+    /// nearest first, calling `visit(cell, distance)` once per cell (see [`Router::sweep`]).
+    pub(crate) fn sweep<S: Space>(
         &mut self,
         space: &S,
         starts: &[(usize, f32)],
@@ -198,10 +185,192 @@ impl PathScratch {
     }
 }
 
+/// The most cells a [`Router`] searches: parents are stored as `u32`. Grids and graphs
+/// hold at most 2²⁸ cells, well within it.
+pub const MAX_SEARCH: usize = u32::MAX as usize;
+
+/// Reusable search scratch, for routes ([`find`](Router::find) and its kin, in
+/// [`route`](crate::route)) and for walking-distance sweeps ([`sweep`](Router::sweep)): best
+/// costs and parents valid for the current generation only, so a search that touches few
+/// cells of a big map clears nothing, and one queue (a radix heap once large) for both.
+///
+/// ```
+/// use influence::{route::{Cost, Heuristic, Router}, Cell, Grid, Layer};
+/// let grid = Grid::from_rows(&[
+///     ".....",
+///     ".....",
+///     ".....",
+/// ])?;
+/// let at = |x, y| grid.index(Cell::new(x, y)).unwrap();
+/// let (start, goal) = (at(0, 1), at(4, 1));
+/// let mut router = Router::new();
+/// let direct = router.find(&grid, start, goal, &Cost::distance(), Heuristic::Octile)?.unwrap();
+/// assert_eq!(direct.length, 4.0);
+/// // A turret covering the middle row: the route bends round it.
+/// let mut danger = Layer::for_space(&grid);
+/// for x in 1..4 { danger[at(x, 1)] = 10.0; }
+/// let safe = router.find(&grid, start, goal, &Cost::avoiding(&danger, 1.0)?, Heuristic::Octile)?.unwrap();
+/// assert_eq!(safe.exposure, 0.0);
+/// assert!(safe.length > direct.length && safe.cost < 4.0 + 30.0);
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct Router {
+    paths: PathScratch,
+    nodes: Vec<Node>,
+    generation: u32,
+    queue: Queue<u128>,
+}
+
+/// What a search knows of one cell, kept together so a step touches one cache line.
+#[derive(Debug, Clone, Copy, Default)]
+struct Node {
+    /// Best cost found to the cell.
+    g: f32,
+    /// The length of that route.
+    dist: f32,
+    parent: u32,
+    /// Equal to the search's generation when the fields above are current.
+    seen: u32,
+}
+
+/// The queue key of a search entry: smallest estimate `f` first, then the larger cost so far
+/// `g` (nearer the goal), then the smaller cell. Both are never negative, so their bit
+/// patterns order as the numbers do, and one integer comparison decides.
+#[inline]
+fn search_key(f: f32, g: f32, cell: usize) -> u128 {
+    u128::from(f.to_bits()) << 96 | u128::from(!g.to_bits()) << 64 | cell as u128
+}
+
+/// The cost so far and the cell of a search key.
+#[inline]
+fn search_entry(key: u128) -> (f32, usize) {
+    (f32::from_bits(!((key >> 64) as u32)), key as u32 as usize)
+}
+
+impl Router {
+    /// Empty scratch; it grows to the space's size on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Visits every cell reachable from `starts` (cell, starting distance) within `limit`,
+    /// nearest first, calling `visit(cell, distance)` once per cell: a bounded multi-source
+    /// Dijkstra. Blocked and out-of-range start cells are skipped. Distances are in world
+    /// units, along the space's neighbour steps (octile moves on an 8-connected grid, around
+    /// walls), summed bit for bit as the steps add up.
+    ///
+    /// ```
+    /// use influence::{Grid, route::Router};
+    /// let grid = Grid::from_rows(&[".@.", ".@.", "..."])?;
+    /// let mut far_side = None;
+    /// Router::new().sweep(&grid, &[(0, 0.0)], f32::INFINITY, |cell, d| {
+    ///     if cell == 2 { far_side = Some(d); }
+    /// });
+    /// // Around the wall: no corner cutting, so down 2, across 2, up 2.
+    /// assert_eq!(far_side, Some(6.0));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn sweep<S: Space>(
+        &mut self,
+        space: &S,
+        starts: &[(usize, f32)],
+        limit: f32,
+        visit: impl FnMut(usize, f32),
+    ) {
+        self.paths.sweep(space, starts, limit, visit);
+    }
+
+    /// A* from `start` to `goal` (both walkable cells of `space`, which has at most
+    /// [`MAX_SEARCH`] cells), entering cell `j` over a step of length `d` at cost
+    /// `step(d, j)` (never negative), with `h(cell)` the estimate of the remaining cost
+    /// (clamped to 0 and up). Returns whether the goal was reached and how many cells were
+    /// taken from the queue; the route is then read with [`reached`](Self::reached) and
+    /// [`trace`](Self::trace).
+    pub(crate) fn astar<S: Space>(
+        &mut self,
+        space: &S,
+        start: usize,
+        goal: usize,
+        step: impl Fn(f32, usize) -> f32,
+        mut h: impl FnMut(usize) -> f32,
+    ) -> (bool, usize) {
+        let len = space.len();
+        if self.nodes.len() != len || self.generation == u32::MAX {
+            self.nodes = vec![Node::default(); len];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.queue.clear();
+        let gen = self.generation;
+        self.nodes[start] = Node { g: 0.0, dist: 0.0, parent: start as u32, seen: gen };
+        // Costs are never negative, so neither is a useful estimate; the queue key needs it.
+        let mut h = |c: usize| h(c).max(0.0) + 0.0;
+        self.queue.push(search_key(h(start), 0.0, start));
+        let mut expanded = 0;
+        while let Some(key) = self.queue.pop() {
+            let (g, cell) = search_entry(key);
+            let here = self.nodes[cell];
+            if g > here.g {
+                continue; // stale: reached more cheaply since
+            }
+            expanded += 1;
+            if cell == goal {
+                return (true, expanded);
+            }
+            let Self { nodes, queue, .. } = self;
+            space.for_each_neighbour(cell, |j, d| {
+                let next = g + step(d, j);
+                let n = &mut nodes[j];
+                if n.seen != gen || next < n.g {
+                    *n = Node { g: next, dist: here.dist + d, parent: cell as u32, seen: gen };
+                    queue.push(search_key(next + h(j), next, j));
+                }
+            });
+        }
+        (false, expanded)
+    }
+
+    /// The cost and length of the best route the last search found to `cell`.
+    pub(crate) fn reached(&self, cell: usize) -> (f32, f32) {
+        (self.nodes[cell].g, self.nodes[cell].dist)
+    }
+
+    /// The cells of the last search's route from `start` to `goal`, appended to `out` in order.
+    pub(crate) fn trace(&self, start: usize, goal: usize, out: &mut Vec<usize>) {
+        let from = out.len();
+        let mut c = goal;
+        out.push(c);
+        while c != start {
+            c = self.nodes[c].parent as usize;
+            out.push(c);
+        }
+        out[from..].reverse();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Connectivity, Grid};
+    use crate::{Cell, Connectivity, Grid};
+
+    #[test]
+    fn search_keys_order_by_estimate_then_larger_cost_then_lower_cell() {
+        let mut keys: Vec<u128> = [
+            (2.0, 1.0, 5),
+            (1.0, 0.5, 9),
+            (1.0, 0.75, 7),
+            (1.0, 0.75, 3),
+            (0.0, 0.0, 1),
+            (f32::INFINITY, 1.0, 0),
+        ]
+        .into_iter()
+        .map(|(f, g, c)| search_key(f, g, c))
+        .collect();
+        keys.sort_unstable();
+        let order: Vec<(f32, usize)> = keys.into_iter().map(search_entry).collect();
+        assert_eq!(order, vec![(0.0, 1), (0.75, 3), (0.75, 7), (0.5, 9), (1.0, 5), (1.0, 0)]);
+    }
 
     fn distances(grid: &Grid, start: usize, limit: f32) -> Vec<Option<f32>> {
         let mut out = vec![None; grid.len()];
@@ -214,18 +383,18 @@ mod tests {
         let g = Grid::new(5, 5).unwrap();
         let d = distances(&g, 0, f32::INFINITY);
         // To (4, 2): two diagonal steps and two straight ones.
-        assert!((d[g.index(4, 2).unwrap()].unwrap() - (2.0 * 2f32.sqrt() + 2.0)).abs() < 1e-5);
+        assert!((d[g.index(Cell::new(4, 2)).unwrap()].unwrap() - (2.0 * 2f32.sqrt() + 2.0)).abs() < 1e-5);
         let four = Grid::new(5, 5).unwrap().with_connectivity(Connectivity::Four);
-        assert_eq!(distances(&four, 0, f32::INFINITY)[four.index(4, 2).unwrap()], Some(6.0));
+        assert_eq!(distances(&four, 0, f32::INFINITY)[four.index(Cell::new(4, 2)).unwrap()], Some(6.0));
     }
 
     #[test]
     fn walls_force_detours_and_enclosures_are_unreachable() {
         let g = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap().with_connectivity(Connectivity::Four);
         let d = distances(&g, 0, f32::INFINITY);
-        assert_eq!(d[g.index(4, 0).unwrap()], None);
+        assert_eq!(d[g.index(Cell::new(4, 0)).unwrap()], None);
         let g = Grid::from_rows(&["..@..", "..@..", "....."]).unwrap().with_connectivity(Connectivity::Four);
-        assert_eq!(distances(&g, 0, f32::INFINITY)[g.index(4, 0).unwrap()], Some(8.0));
+        assert_eq!(distances(&g, 0, f32::INFINITY)[g.index(Cell::new(4, 0)).unwrap()], Some(8.0));
     }
 
     #[test]

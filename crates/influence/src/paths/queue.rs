@@ -45,34 +45,66 @@ pub(super) fn key_cell(key: u64) -> usize {
     key as u32 as usize
 }
 
+/// A queue key: ordered as a whole, split into buckets by its top 32 bits (its value half).
+/// Sweeps use `u64` keys ([`key`]); the A* search `u128` keys, its estimate in the top 32
+/// bits, then its cost so far and its cell (`paths::search_key`).
+pub(super) trait Key: Copy + Ord + Default + std::fmt::Debug {
+    /// The value half: the top 32 bits.
+    fn high(self) -> u32;
+
+    /// Sorts keys of equal value halves in descending order (a run, popped from the end).
+    fn sort_ties(keys: &mut Vec<Self>, _spare: &mut Vec<Self>) {
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+    }
+}
+
+impl Key for u64 {
+    #[inline]
+    fn high(self) -> u32 {
+        (self >> 32) as u32
+    }
+
+    fn sort_ties(keys: &mut Vec<Self>, spare: &mut Vec<Self>) {
+        sort_run(keys, spare);
+    }
+}
+
+impl Key for u128 {
+    #[inline]
+    fn high(self) -> u32 {
+        (self >> 96) as u32
+    }
+}
+
 /// The value half of a key.
-fn high(key: u64) -> u32 {
-    (key >> 32) as u32
+#[inline]
+fn high<K: Key>(key: K) -> u32 {
+    key.high()
 }
 
 /// A min-queue of keys: a binary heap while small, then a radix heap (see the module docs).
 /// It pops exactly what one binary heap of the same keys would, whatever is pushed; it is
 /// fast when keys are pushed no lower than the last popped one's value half.
 #[derive(Debug, Default, Clone)]
-pub(super) struct Queue {
+pub(super) struct Queue<K: Key = u64> {
     /// The value half the buckets are relative to: every key in a bucket is above it,
     /// every key in `run` and `early` at or below it.
     frame: u32,
     /// Bucket `i`: keys whose value half first differs from `frame` at bit `i`.
-    buckets: [Vec<u64>; 32],
+    buckets: [Vec<K>; 32],
     /// Bit `i` set when bucket `i` is not empty.
     occupied: u32,
     /// The keys of one bucket taken out whole (a tie group, or a small bucket), in
     /// descending order: popped from the end.
-    run: Vec<u64>,
+    run: Vec<K>,
     /// Keys pushed at or below `frame`: all of them until the queue outgrows [`HEAP_MAX`],
     /// then those that land within or above the current run (rare but for small runs, which
     /// span several values).
-    early: BinaryHeap<Reverse<u64>>,
+    early: BinaryHeap<Reverse<K>>,
     /// Whether the buckets are in use this sweep.
     radix: bool,
-    /// Scratch for [`sort_run`].
-    spare: Vec<u64>,
+    /// Scratch for [`Key::sort_ties`].
+    spare: Vec<K>,
 }
 
 /// Keys the queue holds in its binary heap before it switches to buckets: a sweep that stays
@@ -83,7 +115,7 @@ const SMALL_RUN: usize = 128;
 /// Tie groups this large are sorted by radix on the cell, smaller ones by comparison.
 const RADIX_SORT_MIN: usize = 512;
 
-impl Queue {
+impl<K: Key> Queue<K> {
     pub(super) fn clear(&mut self) {
         let mut occupied = self.occupied;
         while occupied != 0 {
@@ -98,7 +130,7 @@ impl Queue {
     }
 
     #[inline]
-    pub(super) fn push(&mut self, key: u64) {
+    pub(super) fn push(&mut self, key: K) {
         let h = high(key);
         if h <= self.frame {
             self.early.push(Reverse(key));
@@ -139,7 +171,7 @@ impl Queue {
     /// key's at or below it, so the smallest is the smaller of the run's last key and the top
     /// of the early heap, and only when both are empty do the buckets give the next run.
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<u64> {
+    pub(super) fn pop(&mut self) -> Option<K> {
         loop {
             if let Some(&Reverse(e)) = self.early.peek() {
                 if self.run.last().is_none_or(|&t| e < t) {
@@ -186,7 +218,7 @@ impl Queue {
         }
         bucket.clear();
         self.buckets[i] = bucket;
-        sort_run(&mut self.run, &mut self.spare);
+        K::sort_ties(&mut self.run, &mut self.spare);
     }
 }
 
@@ -288,5 +320,40 @@ mod tests {
             assert_eq!(queue.pop(), None);
         }
         assert!(most > HEAP_MAX && radix_sorted, "{most}");
+    }
+
+    /// Wide keys (the A* search's: estimate, cost so far, cell) pop as a binary heap of
+    /// them would too: ties on the value half are broken by the whole rest of the key.
+    #[test]
+    fn wide_keys_pop_in_binary_heap_order() {
+        let mut rng = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let mut queue = Queue::<u128>::default();
+        let mut heap = BinaryHeap::new();
+        let mut last = 0u128;
+        for _ in 0..5000 {
+            if next() % 3 != 0 {
+                // Value halves mostly at or above the last popped one, with many ties.
+                let h = (last >> 96) as u64 + next() % 40;
+                let k = u128::from(h.min(u64::from(u32::MAX))) << 96
+                    | u128::from(next() % 8) << 64
+                    | u128::from(next() % 64);
+                queue.push(k);
+                heap.push(Reverse(k));
+            } else {
+                let got = queue.pop();
+                assert_eq!(got, heap.pop().map(|Reverse(k)| k));
+                last = got.unwrap_or(last);
+            }
+        }
+        while let Some(Reverse(k)) = heap.pop() {
+            assert_eq!(queue.pop(), Some(k));
+        }
+        assert_eq!(queue.pop(), None);
     }
 }

@@ -392,6 +392,7 @@ mod tests {
     use super::super::portable::Portable;
     use super::*;
     use crate::space::Connectivity;
+    use crate::Cell;
 
     /// Both kernels on three random rows of `w` cells.
     fn compare<R: Rule, const EIGHT: bool>(w: usize, seed: u64, d: &Diffusion) {
@@ -419,7 +420,7 @@ mod tests {
             })
             .collect();
         for i in 0..3 * w {
-            grid.set_blocked(i % w, i / w, next() % 4 == 0).unwrap();
+            grid.set_blocked(Cell::new(i % w, i / w), next() % 4 == 0).unwrap();
         }
         let k = Coefs::new::<R>(&grid, d);
         let (portable, fast) = (Portable::<R, EIGHT>::new(), Avx512::<R, EIGHT>::new().unwrap());
@@ -502,7 +503,7 @@ mod tests {
                 let mut grid = Grid::new(w, present.len()).unwrap();
                 for (y, r) in present.iter().enumerate() {
                     for (x, &b) in r.iter().enumerate() {
-                        grid.set_blocked(x, y, b).unwrap();
+                        grid.set_blocked(Cell::new(x, y), b).unwrap();
                     }
                 }
                 let mut bits = vec![u32::MAX; kernel.mask_len(w)];

@@ -43,15 +43,15 @@ impl TimedEvent {
 /// The live events of one layer; none by default.
 ///
 /// ```
-/// use influence::{propagate::Events, Falloff, Grid, Layer, Mode, Source, Stamper};
+/// use influence::{propagate::Events, Cell, Falloff, Grid, Layer, Mode, Source, Stamper};
 /// let grid = Grid::new(5, 5)?;
 /// let mut events = Events::default();
-/// let bang = Source::new(grid.cell_center(2, 2), 4.0, Falloff::Linear, 2.0)?.with_mode(Mode::Add);
+/// let bang = Source::new(grid.center(Cell::new(2, 2)), 4.0, Falloff::Linear, 2.0)?.with_mode(Mode::Add);
 /// events.add(bang, 2.0, None)?; // a grenade heard for two seconds, fading linearly
 /// events.advance(0.5)?;
 /// let mut danger = Layer::for_space(&grid);
 /// events.stamp(&grid, &mut Stamper::new(), &mut danger);
-/// assert_eq!(danger[grid.index(2, 2).unwrap()], 3.0); // 4 × 1.5 s left / 2 s
+/// assert_eq!(danger[grid.index(Cell::new(2, 2)).unwrap()], 3.0); // 4 × 1.5 s left / 2 s
 /// events.advance(1.5)?;
 /// assert_eq!(events.iter().count(), 0);
 /// # Ok::<(), influence::Error>(())
@@ -112,9 +112,9 @@ impl Events {
     /// in `[0, 1]` its strength is scaled by now.
     ///
     /// ```
-    /// use influence::{propagate::Events, Falloff, Grid, Source};
+    /// use influence::{propagate::Events, Cell, Falloff, Grid, Source};
     /// let grid = Grid::new(3, 1)?;
-    /// let shot = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0)?;
+    /// let shot = Source::new(grid.center(Cell::new(0, 0)), 2.0, Falloff::Point, 1.0)?;
     /// let mut events = Events::default();
     /// events.add(shot, 4.0, None)?;
     /// events.advance(1.0)?;
@@ -131,11 +131,12 @@ impl Events {
 mod tests {
     use super::*;
     use crate::falloff::Falloff;
+    use crate::Cell;
 
     #[test]
     fn exponential_fade_and_expiry() {
         let grid = Grid::new(3, 1).unwrap();
-        let shot = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0).unwrap();
+        let shot = Source::new(grid.center(Cell::new(0, 0)), 2.0, Falloff::Point, 1.0).unwrap();
         let mut events = Events::default();
         events.add(shot.clone(), 3.0, Some(1.0)).unwrap();
         events.add(shot, 1.0, None).unwrap();
@@ -146,7 +147,7 @@ mod tests {
         events.stamp(&grid, &mut Stamper::new(), &mut layer);
         assert!((layer[0] - 2.0 * (-1.0f32).exp()).abs() < 1e-6);
         assert!(events
-            .add(Source::new(grid.cell_center(0, 0), 1.0, Falloff::Point, 1.0).unwrap(), 0.0, None)
+            .add(Source::new(grid.center(Cell::new(0, 0)), 1.0, Falloff::Point, 1.0).unwrap(), 0.0, None)
             .is_err());
         assert!(events.advance(f32::NAN).is_err());
     }

@@ -99,18 +99,18 @@ enum Stop {
 /// calls, it allocates only while growing.
 ///
 /// ```
-/// use influence::{propagate::{Chase, FloodFill}, glam::Vec3, Grid, Space};
+/// use influence::{propagate::{Chase, FloodFill}, glam::Vec3, Cell, Grid, Space};
 /// let grid = Grid::from_rows(&[
 ///     "@@@@@@@@@@@@",
 ///     "@..........@",
 ///     "@@@@@@@@@@@@",
 /// ])?;
-/// let seen = grid.index(4, 1).unwrap();
+/// let seen = grid.index(Cell::new(4, 1)).unwrap();
 /// let mut fill = FloodFill::default();
 /// let guess = fill.predict(&grid, seen, Vec3::X, &Chase::new(0.1, 50, 5, 3.0)?)?;
 /// // Running right along the corridor: the guess lies ahead, never behind.
-/// assert!(grid.coords(guess.cell).0 > 4);
-/// assert_eq!(fill.heat()[grid.index(2, 1).unwrap()], 0.0);
+/// assert!(grid.cell(guess.cell).x > 4);
+/// assert_eq!(fill.heat()[grid.index(Cell::new(2, 1)).unwrap()], 0.0);
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone, Default)]

@@ -121,6 +121,7 @@ mod tests {
     use super::super::diffuse::{generic_cells, DecayKind, Exp, Lin};
     use super::*;
     use crate::space::{Connectivity, Space};
+    use crate::Cell;
 
     /// The whole grid, row by row, with zero rows beyond its top and bottom.
     fn rows(grid: &Grid, prev: &[f32], d: &Diffusion) -> Vec<f32> {
@@ -199,7 +200,7 @@ mod tests {
         prev[0] = 1.0;
         let d = Diffusion::new(0.0, 1.0).unwrap();
         let fast = rows(&grid, &prev, &d);
-        assert_eq!(fast[grid.index(0, 1).unwrap()], 1.0);
-        assert_eq!(fast[grid.index(1, 1).unwrap()], 0.0);
+        assert_eq!(fast[grid.index(Cell::new(0, 1)).unwrap()], 1.0);
+        assert_eq!(fast[grid.index(Cell::new(1, 1)).unwrap()], 0.0);
     }
 }

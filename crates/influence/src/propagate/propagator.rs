@@ -137,13 +137,13 @@ impl Propagator {
     /// drop the result) to keep influence from leaking through the new walls.
     ///
     /// ```
-    /// use influence::{propagate::{Diffusion, Propagator, Steps}, Falloff, Grid, Source, Stamper};
+    /// use influence::{propagate::{Diffusion, Propagator, Steps}, Cell, Falloff, Grid, Source, Stamper};
     /// let mut grid = Grid::new(4, 1)?;
     /// let mut p = Propagator::new(&grid, Diffusion::new(0.5, 1.0)?);
-    /// let tank = Source::new(grid.cell_center(0, 0), 2.0, Falloff::Point, 1.0)?;
+    /// let tank = Source::new(grid.center(Cell::new(0, 0)), 2.0, Falloff::Point, 1.0)?;
     /// Stamper::new().stamp_all(&grid, p.values_mut(), [&tank]);
     /// p.step(&grid, Steps::default())?;
-    /// grid.set_blocked(1, 0, true)?;
+    /// grid.set_blocked(Cell::new(1, 0), true)?;
     /// let _ = p.values_mut(); // walls changed
     /// p.step(&grid, Steps::default())?;
     /// assert_eq!(p.values()[1], 0.0);
@@ -367,6 +367,7 @@ impl Propagator {
 mod tests {
     use super::*;
     use crate::space::Connectivity;
+    use crate::Cell;
 
     fn corridor(len: usize) -> Grid {
         Grid::new(len, 1).unwrap().with_connectivity(Connectivity::Four)
@@ -397,13 +398,13 @@ mod tests {
         let grid = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap();
         let mut p = Propagator::new(&grid, Diffusion::new(0.1, 0.5).unwrap());
         for _ in 0..50 {
-            p.write_seeds(&grid, &[Seed::new(grid.index(0, 1).unwrap(), 5.0)]).unwrap();
+            p.write_seeds(&grid, &[Seed::new(grid.index(Cell::new(0, 1)).unwrap(), 5.0)]).unwrap();
             p.step(&grid, Steps::default()).unwrap();
         }
         for y in 0..3 {
-            assert!(p.values()[grid.index(1, y).unwrap()] > 1.0);
+            assert!(p.values()[grid.index(Cell::new(1, y)).unwrap()] > 1.0);
             for x in 2..5 {
-                assert_eq!(p.values()[grid.index(x, y).unwrap()], 0.0);
+                assert_eq!(p.values()[grid.index(Cell::new(x, y)).unwrap()], 0.0);
             }
         }
     }
@@ -426,7 +427,7 @@ mod tests {
         let mut grid = corridor(3);
         let mut p = Propagator::new(&grid, Diffusion::new(0.0, 1.0).unwrap());
         p.values_mut()[0] = 1.0;
-        grid.set_blocked(1, 0, true).unwrap();
+        grid.set_blocked(Cell::new(1, 0), true).unwrap();
         p.values_mut()[1] = 7.0; // a value in a wall must not leak
         p.step(&grid, Steps::default()).unwrap();
         assert_eq!(p.values().values(), &[0.0, 0.0, 0.0]);

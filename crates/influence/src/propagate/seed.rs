@@ -73,9 +73,9 @@ pub(super) fn apply<S: Space>(space: &S, values: &mut [f32], seeds: &[Seed], mut
 /// This is a set-up step: it allocates a scratch layer of the grid's size.
 ///
 /// ```
-/// use influence::{propagate::{seeds_from_sources, Seed}, Falloff, Grid, Layer, Source, Stamper};
+/// use influence::{propagate::{seeds_from_sources, Seed}, Cell, Falloff, Grid, Layer, Source, Stamper};
 /// let grid = Grid::new(5, 5)?;
-/// let sources = [Source::new(grid.cell_center(2, 2), 3.0, Falloff::Linear, 1.5)?];
+/// let sources = [Source::new(grid.center(Cell::new(2, 2)), 3.0, Falloff::Linear, 1.5)?];
 /// let mut seeds = Vec::new();
 /// seeds_from_sources(&grid, &mut Stamper::new(), &sources, &mut seeds);
 /// assert_eq!(seeds.len(), 9); // the cell, four at distance 1, four at √2
@@ -123,6 +123,7 @@ mod tests {
     use super::*;
     use crate::falloff::Falloff;
     use crate::source::Metric;
+    use crate::Cell;
 
     #[test]
     fn seeds_reproduce_stamping_for_every_mode_and_metric() {
@@ -132,7 +133,7 @@ mod tests {
                 let sources: Vec<Source> = [(1, 1, 2.0), (5, 2, 3.0), (2, 3, -1.0)]
                     .iter()
                     .map(|&(x, y, s)| {
-                        Source::new(grid.cell_center(x, y), s, Falloff::Linear, 2.5)
+                        Source::new(grid.center(Cell::new(x, y)), s, Falloff::Linear, 2.5)
                             .unwrap()
                             .with_metric(metric)
                             .with_mode(mode)

@@ -22,11 +22,11 @@ use crate::space::Space;
 /// warm-up (the lists have grown to the influenced area) nothing allocates.
 ///
 /// ```
-/// use influence::{propagate::{Diffusion, Seed, SparsePropagator}, Grid};
+/// use influence::{propagate::{Diffusion, Seed, SparsePropagator}, Cell, Grid};
 /// let grid = Grid::new(1000, 1000)?;
 /// let mut p = SparsePropagator::new(&grid, Diffusion::new(2.0, 1.0)?);
 /// for _ in 0..3 {
-///     p.write_seeds(&grid, &[Seed::new(grid.index(500, 500).unwrap(), 1.0)])?;
+///     p.write_seeds(&grid, &[Seed::new(grid.index(Cell::new(500, 500)).unwrap(), 1.0)])?;
 ///     p.step(&grid);
 /// }
 /// assert!(p.active() < 50); // a few cells around the seed, out of a million

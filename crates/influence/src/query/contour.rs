@@ -135,7 +135,7 @@ mod tests {
         let walled = Grid::from_rows(&["..@.", "..@.", "..@.", "..@."]).unwrap();
         assert_eq!(frontline_length(&walled, &field(&walled, |p| p.x - 2.5)), 0.0);
         let mut l = field(&g, |p| p.x - 2.0);
-        l[g.index(1, 0).unwrap()] = f32::NAN; // drops the one block it touches on the front
+        l[g.index(crate::Cell::new(1, 0)).unwrap()] = f32::NAN; // drops the one block it touches on the front
         assert!((frontline_length(&g, &l) - 2.0).abs() < 1e-6);
         let row = Grid::new(5, 1).unwrap();
         assert_eq!(frontline_length(&row, &field(&row, |p| p.x - 2.0)), 0.0);

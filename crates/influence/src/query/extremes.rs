@@ -3,7 +3,7 @@
 use glam::Vec3;
 
 use super::{check_len, Best, Extreme};
-use crate::{layer::Layer, paths::PathScratch, space::Space};
+use crate::{layer::Layer, paths::Router, space::Space};
 
 /// The walkable cell with the highest (or lowest) value, as `(cell, value)`; ties go to the
 /// lowest index. `None` if no walkable cell holds a number.
@@ -66,17 +66,17 @@ pub fn extreme_within_radius<S: Space>(
 }
 
 /// Like [`extreme`], among cells reachable from `start` by a walk of at most
-/// `max_path_distance` world units (around walls, see [`PathScratch::sweep`]). `None` if
-/// `start` is blocked or outside the space. Visits only the reachable cells; `scratch` is
-/// reused so a per-frame call allocates nothing after the first.
+/// `max_path_distance` world units (around walls, see [`Router::sweep`]). `None` if
+/// `start` is blocked or outside the space. Visits only the reachable cells; `router`'s
+/// scratch is reused so a per-frame call allocates nothing after the first.
 ///
 /// ```
-/// use influence::{paths::PathScratch, query::{self, Extreme}, Grid, Layer};
+/// use influence::{query::{self, Extreme}, route::Router, Grid, Layer};
 /// let grid = Grid::from_rows(&["..@."])?;
 /// let layer = Layer::from_vec(vec![1.0, 2.0, 0.0, 9.0]);
-/// let mut scratch = PathScratch::new();
+/// let mut router = Router::new();
 /// // The 9 lies behind a wall, unreachable however far we walk.
-/// let best = query::extreme_reachable(&grid, &layer, 0, 100.0, &mut scratch, Extreme::Highest);
+/// let best = query::extreme_reachable(&grid, &layer, 0, 100.0, &mut router, Extreme::Highest);
 /// assert_eq!(best, Some((1, 2.0)));
 /// # Ok::<(), influence::Error>(())
 /// ```
@@ -85,13 +85,13 @@ pub fn extreme_reachable<S: Space>(
     layer: &Layer,
     start: usize,
     max_path_distance: f32,
-    scratch: &mut PathScratch,
+    router: &mut Router,
     which: Extreme,
 ) -> Option<(usize, f32)> {
     check_len(space, layer);
     let mut best = Best::new(which);
     // The sweep visits nearest first, not by index: `Best` breaks ties by index anyway.
-    scratch.sweep(space, &[(start, 0.0)], max_path_distance, |i, _| best.offer(i, layer[i]));
+    router.sweep(space, &[(start, 0.0)], max_path_distance, |i, _| best.offer(i, layer[i]));
     best.get()
 }
 
@@ -129,9 +129,10 @@ mod tests {
     fn within_radius_is_inclusive_and_rejects_bad_input() {
         let g = Grid::new(3, 3).unwrap();
         let mut l = Layer::for_space(&g);
-        l[g.index(2, 2).unwrap()] = 5.0; // √2 from the centre cell
-        l[g.index(0, 1).unwrap()] = 3.0; // 1 away
-        let c = g.position(g.index(1, 1).unwrap());
+        let at = |x, y| g.index(crate::Cell::new(x, y)).unwrap();
+        l[at(2, 2)] = 5.0; // √2 from the centre cell
+        l[at(0, 1)] = 3.0; // 1 away
+        let c = g.position(at(1, 1));
         assert_eq!(extreme_within_radius(&g, &l, c, 1.0, Highest), Some((3, 3.0)));
         assert_eq!(extreme_within_radius(&g, &l, c, 1.5, Highest), Some((8, 5.0)));
         assert_eq!(extreme_within_radius(&g, &l, c, 0.0, Highest), Some((4, 0.0)));
@@ -146,7 +147,7 @@ mod tests {
     fn reachable_walks_around_walls_and_respects_the_limit() {
         let g = Grid::from_rows(&[".@.", ".@.", "..."]).unwrap().with_connectivity(Connectivity::Four);
         let l = layer(&[0.0, 0.0, 7.0, 1.0, 0.0, 6.0, 2.0, 3.0, 5.0]);
-        let mut s = PathScratch::new();
+        let mut s = Router::new();
         // Cell 2 (the 7) is 6 steps around the wall, though only 2 away in a straight line.
         assert_eq!(extreme_reachable(&g, &l, 0, 3.0, &mut s, Highest), Some((7, 3.0)));
         assert_eq!(extreme_reachable(&g, &l, 0, 5.0, &mut s, Highest), Some((5, 6.0)));
@@ -162,7 +163,7 @@ mod tests {
     fn reachable_ties_go_to_the_lowest_index_not_the_nearest() {
         let g = Grid::new(5, 1).unwrap();
         let l = layer(&[4.0, 1.0, 1.0, 4.0, 4.0]);
-        let mut s = PathScratch::new();
+        let mut s = Router::new();
         assert_eq!(extreme_reachable(&g, &l, 3, 9.0, &mut s, Highest), Some((0, 4.0)));
     }
 }

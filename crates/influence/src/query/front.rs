@@ -4,7 +4,8 @@ use super::check_len;
 use crate::{layer::Layer, space::Space};
 
 /// Marks the front line of a signed influence map ("Influence Maps I": the front is where
-/// influence goes from positive to negative), one flag per cell.
+/// influence goes from positive to negative), one flag per cell, into `out`, which is resized
+/// to the space; no allocation once it has the capacity, so a per-frame caller keeps one `Vec`.
 ///
 /// A walkable cell is on the front when some walkable neighbour has the strictly opposite
 /// sign and the cell is the nearer of the two to zero (|value| ≤ the neighbour's; equal:
@@ -16,17 +17,11 @@ use crate::{layer::Layer, space::Space};
 /// use influence::{query, Grid, Layer};
 /// let grid = Grid::new(5, 1)?;
 /// let influence = Layer::from_vec(vec![3.0, 1.0, -0.5, -2.0, -4.0]);
-/// assert_eq!(query::frontline(&grid, &influence), vec![false, false, true, false, false]);
+/// let mut front = Vec::new();
+/// query::frontline_into(&grid, &influence, &mut front);
+/// assert_eq!(front, vec![false, false, true, false, false]);
 /// # Ok::<(), influence::Error>(())
 /// ```
-pub fn frontline<S: Space>(space: &S, layer: &Layer) -> Vec<bool> {
-    let mut out = Vec::new();
-    frontline_into(space, layer, &mut out);
-    out
-}
-
-/// [`frontline`] into `out`, which is resized to the space; no allocation once it has the
-/// capacity, so a per-frame caller keeps one `Vec`.
 pub fn frontline_into<S: Space>(space: &S, layer: &Layer, out: &mut Vec<bool>) {
     check_len(space, layer);
     out.clear();
@@ -51,10 +46,9 @@ mod tests {
     use crate::{Connectivity, Grid};
 
     fn marked(g: &Grid, l: &Layer) -> Vec<String> {
-        frontline(g, l)
-            .chunks(g.width())
-            .map(|r| r.iter().map(|&f| if f { 'F' } else { '.' }).collect())
-            .collect()
+        let mut front = Vec::new();
+        frontline_into(g, l, &mut front);
+        front.chunks(g.width()).map(|r| r.iter().map(|&f| if f { 'F' } else { '.' }).collect()).collect()
     }
 
     #[test]

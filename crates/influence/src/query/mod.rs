@@ -20,8 +20,8 @@ mod top_n;
 pub use centroid::weighted_centroid;
 pub use contour::frontline_length;
 pub use extremes::{extreme, extreme_reachable, extreme_within_radius};
-pub use front::{frontline, frontline_into};
-pub use sample::{gradient, steepest_ascent, value_bilinear, value_nearest};
+pub use front::frontline_into;
+pub use sample::{gradient, value_bilinear};
 pub use top_n::top_n;
 
 use crate::{layer::Layer, space::Space};

@@ -11,22 +11,8 @@ use glam::Vec2;
 use super::check_len;
 use crate::{layer::Layer, space::Grid};
 
-/// The value of the cell containing world point `p`, or `None` outside the grid (or `NaN`).
-///
-/// ```
-/// use influence::{query, Grid, Layer, glam::Vec2};
-/// let grid = Grid::new(2, 1)?;
-/// let layer = Layer::from_vec(vec![1.0, 5.0]);
-/// assert_eq!(query::value_nearest(&grid, &layer, Vec2::new(1.7, 0.2)), Some(5.0));
-/// assert_eq!(query::value_nearest(&grid, &layer, Vec2::new(2.0, 0.2)), None);
-/// # Ok::<(), influence::Error>(())
-/// ```
-pub fn value_nearest(grid: &Grid, layer: &Layer, p: Vec2) -> Option<f32> {
-    check_len(grid, layer);
-    grid.index_at(p).map(|i| layer[i])
-}
-
-/// The bilinear surface at world point `p`, or `None` outside the grid (or `NaN`).
+/// The bilinear surface at world point `p`, or `None` outside the grid (or `NaN`). The value
+/// of the cell containing `p` is `layer[i]` for `i` the [`Grid::index`] of [`Grid::cell_at`].
 ///
 /// ```
 /// use influence::{query, Grid, Layer, glam::Vec2};
@@ -48,13 +34,16 @@ pub fn value_bilinear(grid: &Grid, layer: &Layer, p: Vec2) -> Option<f32> {
 /// grid. It is the exact derivative of the patch around `p` (on a line of cell centres, the
 /// patch to its +x / +y side). In the outer half-cell border, where the surface is clamped
 /// flat, the slope of the nearest patch is reported instead, so a unit at the map edge still
-/// learns which way values rise.
+/// learns which way values rise. Its direction (`try_normalize`) is the way to walk towards
+/// safety on a safety map.
 ///
 /// ```
 /// use influence::{query, Grid, Layer, glam::Vec2};
 /// let grid = Grid::new(2, 2)?.with_cell_size(2.0)?;
 /// let layer = Layer::from_vec(vec![0.0, 4.0, 0.0, 4.0]); // rises by 4 over one cell in x
 /// assert_eq!(query::gradient(&grid, &layer, Vec2::new(2.0, 2.0)), Some(Vec2::new(2.0, 0.0)));
+/// let uphill = query::gradient(&grid, &layer, Vec2::new(2.0, 2.0)).and_then(Vec2::try_normalize);
+/// assert_eq!(uphill, Some(Vec2::X));
 /// # Ok::<(), influence::Error>(())
 /// ```
 pub fn gradient(grid: &Grid, layer: &Layer, p: Vec2) -> Option<Vec2> {
@@ -63,21 +52,6 @@ pub fn gradient(grid: &Grid, layer: &Layer, p: Vec2) -> Option<Vec2> {
     let dx = lerp(q.v10 - q.v00, q.v11 - q.v01, fy);
     let dy = lerp(q.v01 - q.v00, q.v11 - q.v10, fx);
     Some(Vec2::new(dx, dy) / grid.cell_size())
-}
-
-/// The unit direction in which the surface rises fastest at `p` (the way to walk towards
-/// safety on a safety map), or `None` outside the grid or where the slope is zero.
-///
-/// ```
-/// use influence::{query, Grid, Layer, glam::Vec2};
-/// let grid = Grid::new(2, 2)?;
-/// let layer = Layer::from_vec(vec![0.0, 0.0, 3.0, 3.0]); // rises in +y
-/// assert_eq!(query::steepest_ascent(&grid, &layer, Vec2::splat(1.0)), Some(Vec2::Y));
-/// assert_eq!(query::steepest_ascent(&grid, &Layer::zeros(4), Vec2::splat(1.0)), None);
-/// # Ok::<(), influence::Error>(())
-/// ```
-pub fn steepest_ascent(grid: &Grid, layer: &Layer, p: Vec2) -> Option<Vec2> {
-    gradient(grid, layer, p)?.try_normalize()
 }
 
 /// The four cell-centre values around a point and its position inside their square.
@@ -135,6 +109,14 @@ mod tests {
         let grid = Grid::from_rows(&["...", "..@"]).unwrap();
         let layer = Layer::from_vec(vec![0.0, 10.0, 20.0, 1.0, 11.0, 0.0]);
         (grid, layer)
+    }
+
+    fn value_nearest(grid: &Grid, layer: &Layer, p: Vec2) -> Option<f32> {
+        grid.cell_at(p).and_then(|c| grid.index(c)).map(|i| layer[i])
+    }
+
+    fn steepest_ascent(grid: &Grid, layer: &Layer, p: Vec2) -> Option<Vec2> {
+        gradient(grid, layer, p)?.try_normalize()
     }
 
     #[test]
@@ -196,6 +178,6 @@ mod tests {
     #[test]
     #[should_panic(expected = "does not match")]
     fn mismatched_layer_panics() {
-        value_nearest(&Grid::new(2, 2).unwrap(), &Layer::zeros(3), Vec2::ZERO);
+        value_bilinear(&Grid::new(2, 2).unwrap(), &Layer::zeros(3), Vec2::ZERO);
     }
 }

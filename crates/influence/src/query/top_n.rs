@@ -106,7 +106,8 @@ mod tests {
                 .collect(),
         );
         let spots = top_n(&g, &l, 2, 3.0, Highest);
-        assert_eq!(spots, vec![(g.index(1, 1).unwrap(), 10.0), (g.index(5, 5).unwrap(), 8.0)]);
+        let at = |x, y| g.index(crate::Cell::new(x, y)).unwrap();
+        assert_eq!(spots, vec![(at(1, 1), 10.0), (at(5, 5), 8.0)]);
         // Without spacing the second spot is a neighbour of the first.
         assert_eq!(top_n(&g, &l, 2, 0.0, Highest)[1].1, 9.0);
         // Spacing so large that only one spot fits.

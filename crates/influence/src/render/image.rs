@@ -5,7 +5,7 @@ use glam::Vec2;
 
 use super::{prepare, Scale, FRONTLINE_COLOR, OBSTACLE_COLOR};
 use crate::error::finite;
-use crate::{Error, Grid, Layer, MAX_CELLS};
+use crate::{Cell, Error, Grid, Layer, Space, MAX_CELLS};
 
 /// The largest [`RenderOptions::upscale`].
 pub const MAX_UPSCALE: u32 = 64;
@@ -246,7 +246,7 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
     let mut image = RgbImage { width: w as u32, height: h as u32, pixels };
     let s = i64::from(s);
     let centre = |i: usize| {
-        let (x, y) = grid.coords(i);
+        let Cell { x, y } = grid.cell(i);
         (x as i64 * s + s / 2, y as i64 * s + s / 2)
     };
     let thick = (s / 3).max(1);
@@ -354,7 +354,7 @@ mod tests {
         let opts = RenderOptions { upscale: 9, routes: vec![route.clone()], ..Default::default() };
         let image = render_rgb(&grid, &layer, &opts).unwrap();
         for &i in &route {
-            let (x, y) = grid.coords(i);
+            let Cell { x, y } = grid.cell(i);
             assert_eq!(image.pixel(x as u32 * 9 + 4, y as u32 * 9 + 4), Some(FRONTLINE_COLOR), "cell {i}");
         }
         // Off the route the neutral colour stays.

@@ -36,7 +36,7 @@ pub use image::{render_rgb, RenderOptions, RgbImage, MAX_UPSCALE};
 pub use png::{encode_png, write_png};
 pub use text::render_text;
 
-use crate::{Error, Grid, Layer};
+use crate::{Error, Grid, Layer, Space};
 
 /// Checks that the layer and the front-line mask have one entry per cell, then settles the
 /// scale: the given one validated, or [`Scale::auto`].

@@ -19,9 +19,8 @@
 //!
 //! A [`Router`] keeps its scratch between calls, generation-stamped so a search that
 //! touches few cells of a big map clears nothing; [`Router::find_into`] reuses the caller's
-//! [`Route`] too, so per-frame searches allocate nothing once warm.
-
-use std::collections::BinaryHeap;
+//! [`Route`] too, so per-frame searches allocate nothing once warm. The search runs on the
+//! same queue as the walking-distance sweeps ([`Router::sweep`]).
 
 use glam::Vec3;
 
@@ -29,9 +28,7 @@ use crate::error::{non_negative, Error};
 use crate::layer::Layer;
 use crate::space::Space;
 
-/// The most cells a [`Router`] searches: parents are stored as `u32`. Grids and graphs
-/// hold at most 2²⁸ cells, well within it.
-pub const MAX_SEARCH: usize = u32::MAX as usize;
+pub use crate::paths::{Router, MAX_SEARCH};
 
 /// What a step costs: its length, plus `weight` per unit of positive layer value entered.
 ///
@@ -63,16 +60,6 @@ impl<'a> Cost<'a> {
     /// [`Error::BadNumber`] unless `weight` is finite and ≥ 0.
     pub fn avoiding(layer: &'a Layer, weight: f32) -> Result<Self, Error> {
         Ok(Self { layer: Some(layer), weight: non_negative("weight", weight)? })
-    }
-
-    /// The layer whose values are penalised, if any.
-    pub fn layer(&self) -> Option<&'a Layer> {
-        self.layer
-    }
-
-    /// The weight.
-    pub fn weight(&self) -> f32 {
-        self.weight
     }
 
     /// The cost of entering cell `j` over a step of `length`.
@@ -136,81 +123,7 @@ pub struct Route {
     pub expanded: usize,
 }
 
-/// Queue entry, ordered for a max-heap so that the smallest estimate comes first, then the
-/// larger cost so far (nearer the goal), then the smaller cell. Costs are never negative, so
-/// their bit patterns order as the numbers do, and one integer comparison decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-struct Entry {
-    /// `!(f bits << 32 | !g bits)`: larger for smaller `f`, then for larger `g`.
-    key: u64,
-    /// `!cell`: larger for the smaller cell.
-    cell: u32,
-}
-
-impl Entry {
-    #[inline]
-    fn new(f: f32, g: f32, cell: usize) -> Self {
-        let key = u64::from(f.to_bits()) << 32 | u64::from(!g.to_bits());
-        Self { key: !key, cell: !(cell as u32) }
-    }
-
-    #[inline]
-    fn g(self) -> f32 {
-        f32::from_bits(!(!self.key as u32))
-    }
-
-    #[inline]
-    fn cell(self) -> usize {
-        (!self.cell) as usize
-    }
-}
-
-/// What a search knows of one cell, kept together so a step touches one cache line.
-#[derive(Debug, Clone, Copy, Default)]
-struct Node {
-    /// Best cost found to the cell.
-    g: f32,
-    /// The length of that route.
-    dist: f32,
-    parent: u32,
-    /// Equal to the search's generation when the fields above are current.
-    seen: u32,
-}
-
-/// Reusable search scratch: best costs and parents valid for the current generation only.
-///
-/// ```
-/// use influence::{route::{Cost, Heuristic, Router}, Grid, Layer};
-/// let grid = Grid::from_rows(&[
-///     ".....",
-///     ".....",
-///     ".....",
-/// ])?;
-/// let (start, goal) = (grid.index(0, 1).unwrap(), grid.index(4, 1).unwrap());
-/// let mut router = Router::new();
-/// let direct = router.find(&grid, start, goal, &Cost::distance(), Heuristic::Octile)?.unwrap();
-/// assert_eq!(direct.length, 4.0);
-/// // A turret covering the middle row: the route bends round it.
-/// let mut danger = Layer::for_space(&grid);
-/// for x in 1..4 { danger[grid.index(x, 1).unwrap()] = 10.0; }
-/// let safe = router.find(&grid, start, goal, &Cost::avoiding(&danger, 1.0)?, Heuristic::Octile)?.unwrap();
-/// assert_eq!(safe.exposure, 0.0);
-/// assert!(safe.length > direct.length && safe.cost < 4.0 + 30.0);
-/// # Ok::<(), influence::Error>(())
-/// ```
-#[derive(Debug, Default, Clone)]
-pub struct Router {
-    nodes: Vec<Node>,
-    generation: u32,
-    heap: BinaryHeap<Entry>,
-}
-
 impl Router {
-    /// Empty scratch; it grows to the space's size on first use.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// The cheapest route from `start` to `goal`, with A* under `heuristic`
     /// ([`Heuristic::Zero`] for Dijkstra); `Ok(None)` when the goal cannot be reached.
     ///
@@ -313,35 +226,8 @@ impl Router {
             }
         }
         route.cells.clear();
-        route.expanded = 0;
-        self.begin(len);
-        let gen = self.generation;
-        self.nodes[start] = Node { g: 0.0, dist: 0.0, parent: start as u32, seen: gen };
-        // Costs are never negative, so neither is a useful estimate; the queue key needs it.
-        let mut h = |c: usize| h(c).max(0.0) + 0.0;
-        self.heap.push(Entry::new(h(start), 0.0, start));
-        let mut found = false;
-        while let Some(entry) = self.heap.pop() {
-            let (g, cell) = (entry.g(), entry.cell());
-            let here = self.nodes[cell];
-            if g > here.g {
-                continue; // stale: reached more cheaply since
-            }
-            route.expanded += 1;
-            if cell == goal {
-                found = true;
-                break;
-            }
-            let Self { nodes, heap, .. } = self;
-            space.for_each_neighbour(cell, |j, d| {
-                let next = g + cost.step(d, j);
-                let n = &mut nodes[j];
-                if n.seen != gen || next < n.g {
-                    *n = Node { g: next, dist: here.dist + d, parent: cell as u32, seen: gen };
-                    heap.push(Entry::new(next + h(j), next, j));
-                }
-            });
-        }
+        let (found, expanded) = self.astar(space, start, goal, |d, j| cost.step(d, j), h);
+        route.expanded = expanded;
         if !found {
             *route = Route {
                 cells: std::mem::take(&mut route.cells),
@@ -350,34 +236,17 @@ impl Router {
             };
             return Ok(false);
         }
-        let mut c = goal;
-        route.cells.push(c);
-        while c != start {
-            c = self.nodes[c].parent as usize;
-            route.cells.push(c);
-        }
-        route.cells.reverse();
-        route.cost = self.nodes[goal].g;
-        route.length = self.nodes[goal].dist;
+        self.trace(start, goal, &mut route.cells);
+        (route.cost, route.length) = self.reached(goal);
         route.exposure = route.cells.iter().map(|&c| cost.value(c)).sum();
         Ok(true)
-    }
-
-    /// Starts a search over `len` cells: a new generation, and the heap emptied.
-    fn begin(&mut self, len: usize) {
-        if self.nodes.len() != len || self.generation == u32::MAX {
-            self.nodes = vec![Node::default(); len];
-            self.generation = 0;
-        }
-        self.generation += 1;
-        self.heap.clear();
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Connectivity, Grid};
+    use crate::{Cell, Connectivity, Grid};
 
     #[test]
     fn start_equals_goal_and_typed_errors() {
@@ -403,23 +272,6 @@ mod tests {
     }
 
     #[test]
-    fn queue_order_is_smallest_estimate_then_largest_cost_then_lowest_cell() {
-        let mut heap = BinaryHeap::new();
-        for (f, g, c) in [
-            (2.0, 1.0, 5),
-            (1.0, 0.5, 9),
-            (1.0, 0.75, 7),
-            (1.0, 0.75, 3),
-            (0.0, 0.0, 1),
-            (f32::INFINITY, 1.0, 0),
-        ] {
-            heap.push(Entry::new(f, g, c));
-        }
-        let order: Vec<(f32, usize)> = std::iter::from_fn(|| heap.pop()).map(|e| (e.g(), e.cell())).collect();
-        assert_eq!(order, vec![(0.0, 1), (0.75, 3), (0.75, 7), (0.5, 9), (1.0, 5), (1.0, 0)]);
-    }
-
-    #[test]
     fn useless_estimates_are_clamped_not_trusted() {
         let grid = Grid::new(6, 6).unwrap();
         let mut r = Router::new();
@@ -434,8 +286,9 @@ mod tests {
     fn weight_trades_length_for_exposure() {
         let grid = Grid::new(5, 3).unwrap().with_connectivity(Connectivity::Four);
         let mut danger = Layer::for_space(&grid);
-        danger[grid.index(2, 1).unwrap()] = 3.0;
-        let (s, g) = (grid.index(0, 1).unwrap(), grid.index(4, 1).unwrap());
+        let at = |x, y| grid.index(Cell::new(x, y)).unwrap();
+        danger[at(2, 1)] = 3.0;
+        let (s, g) = (at(0, 1), at(4, 1));
         let mut r = Router::new();
         for (weight, length, exposure) in [(0.0, 4.0, 3.0), (0.5, 4.0, 3.0), (1.0, 6.0, 0.0)] {
             let cost = Cost::avoiding(&danger, weight).unwrap();

@@ -1,7 +1,7 @@
 //! Graphs derived from a grid: see [`DerivedGraph`]. The type, its cell↔node maps and the
 //! coarse grid live here; the area graph, which sweeps walking distances, is built beside
 //! the sweeps (`paths/areas.rs`), and moving layers between grid and graph
-//! ([`summarise`](DerivedGraph::summarise), [`expand`](DerivedGraph::expand)) sits with
+//! ([`summarise_into`](DerivedGraph::summarise_into), [`expand_into`](DerivedGraph::expand_into)) sits with
 //! the layers (`layer/derived.rs`), so this module needs nothing above `space`.
 
 use std::collections::VecDeque;
@@ -14,7 +14,7 @@ use crate::error::Error;
 /// No node: the label of blocked cells.
 pub(crate) const NONE: u32 = u32::MAX;
 
-/// How [`DerivedGraph::summarise`] folds the values of a node's cells into one.
+/// How [`DerivedGraph::summarise_into`] folds the values of a node's cells into one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -43,7 +43,7 @@ pub enum Reduce {
 /// grows areas from seeds placed where the map is most open.
 ///
 /// ```
-/// use influence::{space::{DerivedGraph, Reduce}, Grid, Layer, Space};
+/// use influence::{space::{DerivedGraph, Reduce}, Cell, Grid, Layer, Space};
 /// // Two 4 × 4 blocks, each in one piece: the wall ends above row 3.
 /// let grid = Grid::from_rows(&[
 ///     "...@....",
@@ -55,9 +55,12 @@ pub enum Reduce {
 /// assert_eq!(coarse.graph().len(), 2);
 /// let mut layer = Layer::for_space(&grid);
 /// layer[0] = 8.0;
-/// let summary = coarse.summarise(&layer, Reduce::Max);
+/// let mut summary = Layer::for_space(coarse.graph());
+/// coarse.summarise_into(&layer, Reduce::Max, &mut summary);
 /// assert_eq!(summary.values(), &[8.0, 0.0]);
-/// assert_eq!(coarse.expand(&summary)[grid.index(2, 3).unwrap()], 8.0);
+/// let mut back = Layer::for_space(&grid);
+/// coarse.expand_into(&summary, &mut back);
+/// assert_eq!(back[grid.index(Cell::new(2, 3)).unwrap()], 8.0);
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -160,11 +163,6 @@ impl DerivedGraph {
     /// The graph.
     pub fn graph(&self) -> &Graph {
         &self.graph
-    }
-
-    /// Gives the graph back, dropping the cell map.
-    pub fn into_graph(self) -> Graph {
-        self.graph
     }
 
     /// The node grid cell `cell` belongs to; `None` for blocked cells (or outside the grid).

@@ -13,80 +13,29 @@ pub const MAX_NODES: usize = 1 << 28;
 pub const MAX_ARCS: usize = 1 << 31;
 
 /// An edge of a graph under construction: two node indices, an optional length (the
-/// distance between the nodes' positions when `None`), and whether it is one-way.
-///
-/// ```
-/// use influence::space::Edge;
-/// let stair = Edge::new(4, 9).with_length(6.5);
-/// let ledge = Edge::new(2, 3).one_way(); // a drop: down only
-/// assert_eq!(Edge::from((4, 9, 6.5)), stair);
-/// assert!(ledge.directed && !stair.directed);
-/// ```
+/// distance between the nodes' positions when `None`), and whether it is one-way. The text
+/// and JSON forms read into it; [`Graph::from_edges`] and [`Graph::from_arcs`] take plain
+/// pairs and triples.
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct Edge {
+pub(super) struct Edge {
     /// One end (the tail of a one-way arc).
-    pub a: usize,
+    pub(super) a: usize,
     /// The other end (the head of a one-way arc).
-    pub b: usize,
+    pub(super) b: usize,
     /// Length in world units; `None` for the distance between the ends' positions.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "Option::is_none"))]
-    pub length: Option<f32>,
+    pub(super) length: Option<f32>,
     /// `true` for a one-way arc from `a` to `b`.
     #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
-    pub directed: bool,
+    pub(super) directed: bool,
 }
 
 #[cfg(feature = "serde")]
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
-fn is_false(b: &bool) -> bool {
+pub(super) fn is_false(b: &bool) -> bool {
     !*b
-}
-
-impl Edge {
-    /// An undirected edge whose length is the distance between its ends.
-    pub fn new(a: usize, b: usize) -> Self {
-        Self { a, b, length: None, directed: false }
-    }
-
-    /// The same edge with a given length.
-    #[must_use]
-    pub fn with_length(mut self, length: f32) -> Self {
-        self.length = Some(length);
-        self
-    }
-
-    /// The same edge, one-way from `a` to `b`.
-    #[must_use]
-    pub fn one_way(mut self) -> Self {
-        self.directed = true;
-        self
-    }
-}
-
-impl From<(usize, usize)> for Edge {
-    fn from((a, b): (usize, usize)) -> Self {
-        Self::new(a, b)
-    }
-}
-
-impl From<(usize, usize, f32)> for Edge {
-    fn from((a, b, length): (usize, usize, f32)) -> Self {
-        Self::new(a, b).with_length(length)
-    }
-}
-
-/// A node as [`Graph::nodes`] lists it and the JSON and `petgraph` forms carry it.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(deny_unknown_fields))]
-pub struct GraphNode {
-    /// World position.
-    pub position: Vec3,
-    /// Units cannot stand here and influence does not pass.
-    #[cfg_attr(feature = "serde", serde(default, skip_serializing_if = "is_false"))]
-    pub blocked: bool,
 }
 
 type Entry = GeomWithData<[f32; 3], u32>;
@@ -107,7 +56,7 @@ type Entry = GeomWithData<[f32; 3], u32>;
 /// lengths), so a sweep over a node's neighbours reads two contiguous slices; each node's
 /// arcs are sorted by length, so the diffusion step's exponentials are computed once per
 /// distinct length rather than once per arc. Positions are indexed by an R*-tree
-/// ([`rstar`]) for [`Graph::nearest`].
+/// ([`rstar`]) for [`Graph::nearest`] and [`Space::for_each_within`].
 ///
 /// ## The text format
 ///
@@ -126,7 +75,7 @@ type Entry = GeomWithData<[f32; 3], u32>;
 /// ```
 ///
 /// [`Graph::from_text`] reads it; errors name the line ([`Error::MapFormat`]), including the
-/// checks of [`Graph::from_edges`]. With the `serde` feature the same graph reads and writes
+/// checks of [`Graph::from_arcs`]. With the `serde` feature the same graph reads and writes
 /// as JSON (`Graph::from_json`, `Graph::to_json`).
 ///
 /// ## Directed graphs and diffusion
@@ -149,7 +98,7 @@ type Entry = GeomWithData<[f32; 3], u32>;
 /// let mut around = Vec::new();
 /// graph.for_each_neighbour(1, |j, d| around.push((j, d)));
 /// assert_eq!(around, vec![(0, 3.0), (2, 4.0)]);
-/// assert_eq!(graph.nearest(Vec3::new(2.9, 3.5, 0.0)), Some(2));
+/// assert_eq!(graph.nearest(Vec3::new(2.9, 3.5, 0.0), f32::INFINITY), Some(2));
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone)]
@@ -185,19 +134,52 @@ fn check_position(node: usize, p: Vec3) -> Result<(), Error> {
 }
 
 impl Graph {
-    /// A graph of open nodes at `positions` joined by `edges` (anything that converts into an
-    /// [`Edge`]: `(a, b)`, `(a, b, length)` or an `Edge`). Self-loops are dropped (a node is
-    /// not its own neighbour); parallel edges are kept.
+    /// A graph of open nodes at `positions` joined by undirected `edges` `(a, b)`, each as
+    /// long as the straight line between its nodes. Self-loops are dropped (a node is not its
+    /// own neighbour); parallel edges are kept. Edges of other lengths and one-way arcs:
+    /// [`Graph::from_arcs`].
     ///
     /// # Errors
     /// [`Error::BadPosition`] for a coordinate that is not finite, [`Error::UnknownNode`] for
-    /// an edge to a node index ≥ `positions.len()`, [`Error::BadEdgeLength`] for a length that
-    /// is negative or not finite, [`Error::TooMany`] for more than [`MAX_NODES`] nodes or
-    /// [`MAX_ARCS`] arcs. Edges are numbered from 0 in the errors.
-    pub fn from_edges<E: Into<Edge>>(
+    /// an edge to a node index ≥ `positions.len()`, [`Error::TooMany`] for more than
+    /// [`MAX_NODES`] nodes or [`MAX_ARCS`] arcs. Edges are numbered from 0 in the errors.
+    pub fn from_edges(
         positions: Vec<Vec3>,
-        edges: impl IntoIterator<Item = E>,
+        edges: impl IntoIterator<Item = (usize, usize)>,
     ) -> Result<Self, Error> {
+        let edges = edges.into_iter().map(|(a, b)| Edge { a, b, length: None, directed: false });
+        Self::build(positions, edges)
+    }
+
+    /// A graph of open nodes at `positions` joined by one-way arcs `(tail, head, length)`:
+    /// the general form, which [`Graph::arcs`] gives back (`Graph::from_arcs(positions,
+    /// graph.arcs())` rebuilds a graph's arcs exactly). An undirected edge is two opposite
+    /// arcs. Self-loops are dropped; parallel arcs are kept.
+    ///
+    /// ```
+    /// use influence::{space::Graph, glam::Vec3, Space};
+    /// // A ledge: a drop from node 0 down to node 1, 3 units long, and no way back up.
+    /// let graph = Graph::from_arcs(vec![Vec3::new(0.0, 0.0, 3.0), Vec3::ZERO], [(0, 1, 3.0)])?;
+    /// let mut down = Vec::new();
+    /// graph.for_each_neighbour(0, |j, d| down.push((j, d)));
+    /// assert_eq!(down, vec![(1, 3.0)]);
+    /// assert_eq!(graph.arcs().collect::<Vec<_>>(), vec![(0, 1, 3.0)]);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Graph::from_edges`] (arcs numbered from 0), and [`Error::BadEdgeLength`] for a
+    /// length that is negative or not finite.
+    pub fn from_arcs(
+        positions: Vec<Vec3>,
+        arcs: impl IntoIterator<Item = (usize, usize, f32)>,
+    ) -> Result<Self, Error> {
+        let arcs = arcs.into_iter().map(|(a, b, l)| Edge { a, b, length: Some(l), directed: true });
+        Self::build(positions, arcs)
+    }
+
+    /// A graph of open nodes from checked edges (see [`Graph::from_edges`]).
+    pub(super) fn build(positions: Vec<Vec3>, edges: impl IntoIterator<Item = Edge>) -> Result<Self, Error> {
         let n = positions.len();
         if n > MAX_NODES {
             return Err(Error::TooMany { what: "nodes", count: n, max: MAX_NODES });
@@ -207,7 +189,7 @@ impl Graph {
         }
         let mut arcs: Vec<(u32, u32, f32)> = Vec::new();
         for (k, edge) in edges.into_iter().enumerate() {
-            let Edge { a, b, length, directed } = edge.into();
+            let Edge { a, b, length, directed } = edge;
             for node in [a, b] {
                 if node >= n {
                     return Err(Error::UnknownNode { edge: k, node, nodes: n });
@@ -230,14 +212,14 @@ impl Graph {
                 arcs.push((b as u32, a as u32, length));
             }
         }
-        Ok(Self::from_arcs(positions, vec![false; n], arcs))
+        Ok(Self::assemble(positions, vec![false; n], arcs))
     }
 
     /// Builds the CSR from checked arcs, sorted by tail, then length, then head, so equal
     /// inputs in any order give equal graphs. Length before head puts equal lengths side by
     /// side: the diffusion step computes one exponential per run of equal lengths (its
     /// coefficient cache holds the last one), not one per arc.
-    fn from_arcs(positions: Vec<Vec3>, blocked: Vec<bool>, mut arcs: Vec<(u32, u32, f32)>) -> Self {
+    fn assemble(positions: Vec<Vec3>, blocked: Vec<bool>, mut arcs: Vec<(u32, u32, f32)>) -> Self {
         let n = positions.len();
         arcs.sort_unstable_by(|x, y| x.0.cmp(&y.0).then(x.2.total_cmp(&y.2)).then(x.1.cmp(&y.1)));
         let mut offsets = vec![0u32; n + 1];
@@ -270,7 +252,7 @@ impl Graph {
     ///
     /// # Errors
     /// [`Error::TooMany`] beyond [`MAX_NODES`] cells or [`MAX_ARCS`] arcs, and the typed
-    /// errors of [`Graph::from_edges`] for a space that reports non-finite positions or
+    /// errors of [`Graph::from_arcs`] for a space that reports non-finite positions or
     /// distances or neighbours outside itself.
     pub fn from_space<S: Space>(space: &S) -> Result<Self, Error> {
         let n = space.len();
@@ -302,7 +284,7 @@ impl Graph {
                 return Err(Error::TooMany { what: "arcs", count: arcs.len(), max: MAX_ARCS });
             }
         }
-        Ok(Self::from_arcs(positions, blocked, arcs))
+        Ok(Self::assemble(positions, blocked, arcs))
     }
 
     /// The same graph with every arc turned round (`a → b` becomes `b → a`): diffuse over it
@@ -310,7 +292,7 @@ impl Graph {
     #[must_use]
     pub fn reversed(&self) -> Self {
         let arcs = self.arcs().map(|(a, b, l)| (b as u32, a as u32, l)).collect();
-        Self::from_arcs(self.positions.clone(), self.blocked.clone(), arcs)
+        Self::assemble(self.positions.clone(), self.blocked.clone(), arcs)
     }
 
     /// Blocks or frees node `i`: a blocked node keeps its arcs but is never a neighbour,
@@ -324,17 +306,6 @@ impl Graph {
         Ok(())
     }
 
-    /// The graph with the given nodes blocked.
-    ///
-    /// # Errors
-    /// [`Error::OutOfBounds`] for a node outside the graph.
-    pub fn with_blocked(mut self, nodes: impl IntoIterator<Item = usize>) -> Result<Self, Error> {
-        for i in nodes {
-            self.set_blocked(i, true)?;
-        }
-        Ok(self)
-    }
-
     /// One flag per node: `true` = blocked.
     pub fn blocked(&self) -> &[bool] {
         &self.blocked
@@ -343,11 +314,6 @@ impl Graph {
     /// Every node's position.
     pub fn positions(&self) -> &[Vec3] {
         &self.positions
-    }
-
-    /// Every node, with its position and flag.
-    pub fn nodes(&self) -> impl Iterator<Item = GraphNode> + '_ {
-        self.positions.iter().zip(&self.blocked).map(|(&position, &blocked)| GraphNode { position, blocked })
     }
 
     /// Number of arcs (an undirected edge counts twice).
@@ -393,10 +359,10 @@ impl Graph {
         (0..self.len()).flat_map(move |a| self.arcs_from(a).map(move |(b, l)| (a, b, l)))
     }
 
-    /// An edge list that rebuilds this graph with [`Graph::from_edges`]: each pair of
-    /// opposite arcs of equal length becomes one undirected edge, every other arc a one-way
-    /// edge; lengths are always given.
-    pub fn edges(&self) -> Vec<Edge> {
+    /// An edge list that rebuilds this graph: each pair of opposite arcs of equal length
+    /// becomes one undirected edge, every other arc a one-way edge; lengths are always
+    /// given. The text and JSON forms write it.
+    pub(super) fn edges(&self) -> Vec<Edge> {
         // Each arc keyed by its unordered pair and direction, then merged pair by pair: a
         // forward and a backward arc of equal length make one undirected edge.
         let mut keyed: Vec<(usize, usize, bool, u32)> =
@@ -417,15 +383,15 @@ impl Graph {
                 let r = back.get(j).map(|e| f32::from_bits(e.3));
                 match (f, r) {
                     (Some(f), Some(r)) if f.to_bits() == r.to_bits() => {
-                        out.push(Edge::new(lo, hi).with_length(f));
+                        out.push(Edge { a: lo, b: hi, length: Some(f), directed: false });
                         (i, j) = (i + 1, j + 1);
                     }
                     (Some(f), r) if r.is_none_or(|r| f.total_cmp(&r).is_lt()) => {
-                        out.push(Edge::new(lo, hi).with_length(f).one_way());
+                        out.push(Edge { a: lo, b: hi, length: Some(f), directed: true });
                         i += 1;
                     }
                     (_, Some(r)) => {
-                        out.push(Edge::new(hi, lo).with_length(r).one_way());
+                        out.push(Edge { a: hi, b: lo, length: Some(r), directed: true });
                         j += 1;
                     }
                     (_, None) => unreachable!("the loop runs while a list has lengths left"),
@@ -436,15 +402,11 @@ impl Graph {
         out
     }
 
-    /// The walkable node nearest to `p` in a straight line (3D), ties to the lower index;
-    /// `None` when no node is walkable or `p` is not finite. An R*-tree search, not a scan:
-    /// O(log n) when few nodes near `p` are blocked.
-    pub fn nearest(&self, p: Vec3) -> Option<usize> {
-        self.nearest_within(p, f32::INFINITY)
-    }
-
-    /// Like [`Graph::nearest`], among nodes within `max_distance` of `p` (inclusive).
-    pub fn nearest_within(&self, p: Vec3, max_distance: f32) -> Option<usize> {
+    /// The walkable node nearest to `p` in a straight line (3D) among those within
+    /// `max_distance` of it (inclusive; `f32::INFINITY` for any), ties to the lower index;
+    /// `None` when there is none or `p` is not finite. An R*-tree search, not a scan:
+    /// O(log n) when few nodes near `p` are blocked. [`Space::locate`] is the unbounded one.
+    pub fn nearest(&self, p: Vec3, max_distance: f32) -> Option<usize> {
         if !p.is_finite() || max_distance.is_nan() || max_distance < 0.0 {
             return None;
         }
@@ -460,19 +422,6 @@ impl Graph {
             }
         }
         best.map(|(_, i)| i as usize)
-    }
-
-    /// Calls `visit(i)` for every walkable node within straight-line `radius` of `p`
-    /// (inclusive), in no particular order. Allocates nothing.
-    pub fn for_each_within(&self, p: Vec3, radius: f32, mut visit: impl FnMut(usize)) {
-        if !p.is_finite() || radius.is_nan() || radius < 0.0 {
-            return;
-        }
-        for e in self.index.locate_within_distance(p.to_array(), radius * radius) {
-            if !self.blocked[e.data as usize] {
-                visit(e.data as usize);
-            }
-        }
     }
 }
 
@@ -497,6 +446,23 @@ impl Space for Graph {
 
     fn position(&self, i: usize) -> Vec3 {
         self.positions[i]
+    }
+
+    /// The nearest walkable node ([`Graph::nearest`] at any distance).
+    fn locate(&self, p: Vec3) -> Option<usize> {
+        self.nearest(p, f32::INFINITY)
+    }
+
+    /// An R*-tree range query. Allocates nothing.
+    fn for_each_within(&self, p: Vec3, radius: f32, mut visit: impl FnMut(usize)) {
+        if !p.is_finite() || radius.is_nan() || radius < 0.0 {
+            return;
+        }
+        for e in self.index.locate_within_distance(p.to_array(), radius * radius) {
+            if !self.blocked[e.data as usize] {
+                visit(e.data as usize);
+            }
+        }
     }
 }
 
@@ -534,40 +500,43 @@ mod tests {
             Err(Error::UnknownNode { edge: 1, node: 2, nodes: 2 })
         );
         assert!(matches!(
-            Graph::from_edges(p.clone(), [(0, 1, -1.0)]),
+            Graph::from_arcs(p.clone(), [(0, 1, -1.0)]),
             Err(Error::BadEdgeLength { edge: 0, .. })
         ));
         assert!(matches!(
-            Graph::from_edges(p.clone(), [(0, 1, f32::NAN)]),
+            Graph::from_arcs(p.clone(), [(0, 1, f32::NAN)]),
             Err(Error::BadEdgeLength { edge: 0, .. })
         ));
         let bad = vec![Vec3::ZERO, Vec3::new(0.0, f32::NAN, 0.0)];
         assert!(matches!(Graph::from_edges(bad, [(0, 1)]), Err(Error::BadPosition { node: 1, .. })));
         // A zero length is allowed (two nodes at one spot, e.g. a ladder's ends).
-        assert!(Graph::from_edges(p, [(0, 1, 0.0)]).is_ok());
+        assert!(Graph::from_arcs(p, [(0, 1, 0.0)]).is_ok());
     }
 
     #[test]
     fn one_way_arcs_and_reversal() {
         let p = vec![Vec3::ZERO, Vec3::X, Vec3::Y];
-        let g = Graph::from_edges(p, [Edge::new(0, 1).one_way(), Edge::new(1, 2), Edge::new(2, 2)]).unwrap();
+        let g = Graph::from_arcs(p, [(0, 1, 1.0), (1, 2, 2f32.sqrt()), (2, 1, 2f32.sqrt()), (2, 2, 0.0)])
+            .unwrap();
         assert_eq!(neighbours(&g, 0), vec![(1, 1.0)]);
         assert_eq!(neighbours(&g, 1).len(), 1);
         let r = g.reversed();
         assert_eq!(neighbours(&r, 0), vec![]);
         assert_eq!(neighbours(&r, 1)[0], (0, 1.0));
         assert_eq!(r.reversed(), g);
-        let rebuilt = Graph::from_edges(g.positions().to_vec(), g.edges()).unwrap();
+        let rebuilt = Graph::build(g.positions().to_vec(), g.edges()).unwrap();
         assert_eq!(rebuilt, g);
+        assert_eq!(Graph::from_arcs(g.positions().to_vec(), g.arcs()).unwrap(), g);
     }
 
     #[test]
     fn nearest_skips_blocked_nodes_and_breaks_ties_low() {
-        let g = line(5).with_blocked([2]).unwrap();
-        assert_eq!(g.nearest(Vec3::new(2.1, 0.0, 0.0)), Some(3));
-        assert_eq!(g.nearest(Vec3::new(2.0, 1.0, 0.0)), Some(1)); // 1 and 3 tie
-        assert_eq!(g.nearest_within(Vec3::new(2.0, 5.0, 0.0), 1.0), None);
-        assert_eq!(g.nearest(Vec3::NAN), None);
+        let mut g = line(5);
+        g.set_blocked(2, true).unwrap();
+        assert_eq!(g.locate(Vec3::new(2.1, 0.0, 0.0)), Some(3));
+        assert_eq!(g.locate(Vec3::new(2.0, 1.0, 0.0)), Some(1)); // 1 and 3 tie
+        assert_eq!(g.nearest(Vec3::new(2.0, 5.0, 0.0), 1.0), None);
+        assert_eq!(g.nearest(Vec3::NAN, f32::INFINITY), None);
         let mut within = Vec::new();
         g.for_each_within(Vec3::new(2.0, 0.0, 0.0), 1.0, |i| within.push(i));
         within.sort_unstable();

@@ -11,7 +11,7 @@ use super::graph::{Edge, Graph};
 use crate::error::Error;
 
 /// Where each node and edge of a text graph was declared, to put line numbers on the typed
-/// errors of [`Graph::from_edges`].
+/// errors of [`Graph::from_arcs`].
 struct Lines {
     nodes: Vec<usize>,
     edges: Vec<usize>,
@@ -53,7 +53,7 @@ impl Graph {
     ///
     /// # Errors
     /// [`Error::MapFormat`] naming the line: an unknown item, a missing or malformed number,
-    /// extra words, and every check of [`Graph::from_edges`] (edges to missing nodes, bad
+    /// extra words, and every check of [`Graph::from_arcs`] (edges to missing nodes, bad
     /// lengths, non-finite positions, too many nodes).
     pub fn from_text(text: &str) -> Result<Self, Error> {
         let mut positions = Vec::new();
@@ -84,14 +84,11 @@ impl Graph {
                 "e" | "d" => {
                     let a = number(line, "node a", words.next())?;
                     let b = number(line, "node b", words.next())?;
-                    let mut edge = Edge::new(a, b);
-                    if let Some(w) = words.next() {
-                        edge = edge.with_length(number(line, "length", Some(w))?);
-                    }
-                    if kind == "d" {
-                        edge = edge.one_way();
-                    }
-                    edges.push(edge);
+                    let length = match words.next() {
+                        Some(w) => Some(number(line, "length", Some(w))?),
+                        None => None,
+                    };
+                    edges.push(Edge { a, b, length, directed: kind == "d" });
                     lines.edges.push(line);
                 }
                 other => {
@@ -105,9 +102,7 @@ impl Graph {
                 return Err(syntax(line, format!("unexpected {w:?} at the end of the line")));
             }
         }
-        Graph::from_edges(positions, edges)
-            .and_then(|g| g.with_blocked(blocked))
-            .map_err(|e| lines.locate(&e))
+        Graph::build(positions, edges).and_then(|g| g.with_blocked(blocked)).map_err(|e| lines.locate(&e))
     }
 
     /// Reads and parses a text graph file (see [`Graph::from_text`]).
@@ -127,7 +122,8 @@ impl Graph {
     }
 
     /// The graph in the text format; [`Graph::from_text`] reads it back equal. Numbers are
-    /// written in Rust's shortest round-tripping form; edges as [`Graph::edges`] gives them.
+    /// written in Rust's shortest round-tripping form; a pair of opposite arcs of equal length
+    /// as one undirected edge, every other arc as a one-way arc, lengths always given.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
         let _ =
@@ -141,12 +137,31 @@ impl Graph {
         }
         out
     }
+
+    /// The graph with the given nodes blocked.
+    fn with_blocked(mut self, nodes: impl IntoIterator<Item = usize>) -> Result<Self, Error> {
+        for i in nodes {
+            self.set_blocked(i, true)?;
+        }
+        Ok(self)
+    }
 }
 
 #[cfg(feature = "serde")]
 mod json {
-    use super::super::graph::{Edge, Graph, GraphNode};
+    use glam::Vec3;
+
+    use super::super::graph::{is_false, Edge, Graph};
     use crate::error::Error;
+
+    /// A node as the JSON form carries it.
+    #[derive(serde::Serialize, serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Node {
+        position: Vec3,
+        #[serde(default, skip_serializing_if = "is_false")]
+        blocked: bool,
+    }
 
     /// The JSON document: `{"nodes": [{"position": [x, y, z], "blocked": true}, …],
     /// "edges": [{"a": 0, "b": 1, "length": 2.5, "directed": true}, …]}`, with `blocked`,
@@ -154,7 +169,7 @@ mod json {
     #[derive(serde::Serialize, serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct Document {
-        nodes: Vec<GraphNode>,
+        nodes: Vec<Node>,
         #[serde(default)]
         edges: Vec<Edge>,
     }
@@ -174,7 +189,7 @@ mod json {
         ///
         /// # Errors
         /// [`Error::MapFormat`] with serde's line for malformed JSON or unknown fields; the
-        /// typed errors of [`Graph::from_edges`] (naming the edge or node index) otherwise.
+        /// typed errors of [`Graph::from_arcs`] (naming the edge or node index) otherwise.
         pub fn from_json(text: &str) -> Result<Self, Error> {
             let doc: Document = serde_json::from_str(text).map_err(|e| {
                 let message = e.to_string();
@@ -188,12 +203,14 @@ mod json {
             let blocked: Vec<usize> =
                 doc.nodes.iter().enumerate().filter(|(_, n)| n.blocked).map(|(i, _)| i).collect();
             let positions = doc.nodes.into_iter().map(|n| n.position).collect();
-            Graph::from_edges(positions, doc.edges)?.with_blocked(blocked)
+            Graph::build(positions, doc.edges)?.with_blocked(blocked)
         }
 
         /// The graph as compact JSON; [`Graph::from_json`] reads it back equal.
         pub fn to_json(&self) -> String {
-            let doc = Document { nodes: self.nodes().collect(), edges: self.edges() };
+            let nodes = self.positions().iter().zip(self.blocked());
+            let nodes = nodes.map(|(&position, &blocked)| Node { position, blocked }).collect();
+            let doc = Document { nodes, edges: self.edges() };
             // Serialising plain structs of numbers to a string cannot fail.
             serde_json::to_string(&doc).unwrap_or_default()
         }
@@ -207,7 +224,7 @@ mod petgraph_io {
     use petgraph::visit::EdgeRef;
     use petgraph::EdgeType;
 
-    use super::super::graph::{Edge, Graph, GraphNode};
+    use super::super::graph::{Edge, Graph};
     use crate::error::Error;
 
     impl Graph {
@@ -225,12 +242,12 @@ mod petgraph_io {
         /// let graph = Graph::from_petgraph(&pg, |&p| p, |_| None)?;
         /// assert_eq!(graph.arc_count(), 2);
         /// let back = graph.to_petgraph();
-        /// assert_eq!(Graph::from_petgraph(&back, |n| n.position, |&l| Some(l))?, graph);
+        /// assert_eq!(Graph::from_petgraph(&back, |&(position, _)| position, |&l| Some(l))?, graph);
         /// # Ok::<(), influence::Error>(())
         /// ```
         ///
         /// # Errors
-        /// The typed errors of [`Graph::from_edges`] (edges numbered by `petgraph` edge index).
+        /// The typed errors of [`Graph::from_arcs`] (edges numbered by `petgraph` edge index).
         pub fn from_petgraph<N, E, Ty: EdgeType, Ix: IndexType>(
             graph: &petgraph::Graph<N, E, Ty, Ix>,
             mut position: impl FnMut(&N) -> Vec3,
@@ -239,29 +256,23 @@ mod petgraph_io {
             let positions = graph.node_weights().map(&mut position).collect();
             let edges: Vec<Edge> = graph
                 .edge_references()
-                .map(|e| {
-                    let edge = Edge {
-                        a: e.source().index(),
-                        b: e.target().index(),
-                        length: length(e.weight()),
-                        directed: false,
-                    };
-                    if Ty::is_directed() {
-                        edge.one_way()
-                    } else {
-                        edge
-                    }
+                .map(|e| Edge {
+                    a: e.source().index(),
+                    b: e.target().index(),
+                    length: length(e.weight()),
+                    directed: Ty::is_directed(),
                 })
                 .collect();
-            Graph::from_edges(positions, edges)
+            Graph::build(positions, edges)
         }
 
         /// The graph as a directed `petgraph` graph (feature `petgraph`): node `i` is node
-        /// index `i` with its [`GraphNode`], and every arc an edge weighted by its length
-        /// (an undirected edge is two opposite arcs).
-        pub fn to_petgraph(&self) -> DiGraph<GraphNode, f32> {
+        /// index `i` weighted by its position and blocked flag, and every arc an edge
+        /// weighted by its length (an undirected edge is two opposite arcs).
+        pub fn to_petgraph(&self) -> DiGraph<(Vec3, bool), f32> {
             let mut out = DiGraph::with_capacity(self.positions().len(), self.arc_count());
-            let ids: Vec<_> = self.nodes().map(|node| out.add_node(node)).collect();
+            let nodes = self.positions().iter().zip(self.blocked());
+            let ids: Vec<_> = nodes.map(|(&p, &b)| out.add_node((p, b))).collect();
             for (a, b, l) in self.arcs() {
                 out.add_edge(ids[a], ids[b], l);
             }

@@ -23,14 +23,48 @@ pub enum Connectivity {
     Eight,
 }
 
+/// A cell of a [`Grid`] by its column `x` and row `y`; row-major index `y · width + x`
+/// ([`Grid::index`], [`Grid::cell`]).
+///
+/// ```
+/// use influence::{Cell, Grid};
+/// let grid = Grid::new(4, 3)?;
+/// let cell = Cell::new(3, 1);
+/// assert_eq!(grid.index(cell), Some(7));
+/// assert_eq!(grid.cell(7), cell);
+/// assert_eq!(grid.index(Cell { x: 4, y: 0 }), None); // outside
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Cell {
+    /// Column, from 0 on the left (`origin.x`).
+    pub x: usize,
+    /// Row, from 0 at the top (`origin.y`, the first row of a map file).
+    pub y: usize,
+}
+
+impl Cell {
+    /// Cell (x, y).
+    pub const fn new(x: usize, y: usize) -> Self {
+        Self { x, y }
+    }
+}
+
+impl From<Cell> for [usize; 2] {
+    /// `[x, y]`, as a JSON document or a report writes a cell.
+    fn from(cell: Cell) -> Self {
+        [cell.x, cell.y]
+    }
+}
+
 /// A rectangular grid of square cells, some of them blocked.
 ///
 /// ```
-/// use influence::{Grid, glam::Vec2};
+/// use influence::{Cell, Grid, glam::Vec2};
 /// // World in Conflict: a 200 × 200 influence map over a 512 × 512 world.
 /// let grid = Grid::new(200, 200)?.with_cell_size(512.0 / 200.0)?;
-/// assert_eq!(grid.cell_at(Vec2::new(511.9, 0.5)), Some((199, 0)));
-/// assert_eq!(grid.cell_center(0, 0), Vec2::splat(1.28));
+/// assert_eq!(grid.cell_at(Vec2::new(511.9, 0.5)), Some(Cell::new(199, 0)));
+/// assert_eq!(grid.center(Cell::new(0, 0)), Vec2::splat(1.28));
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Clone, PartialEq)]
@@ -41,7 +75,7 @@ pub struct Grid {
     origin: Vec2,
     connectivity: Connectivity,
     blocked: Vec<bool>,
-    /// The walkable cells again, a bit each, rows padded to whole words ([`Grid::free_bits`]).
+    /// The walkable cells again, a bit each, rows padded to whole words (`Grid::free_bits`).
     free: Vec<u64>,
 }
 
@@ -108,7 +142,7 @@ impl Grid {
     /// ```
     /// let grid = influence::Grid::from_rows(&["..@", "..@"])?;
     /// assert_eq!((grid.width(), grid.height()), (3, 2));
-    /// assert!(grid.is_blocked(2, 1));
+    /// assert!(grid.is_blocked(influence::Cell::new(2, 1)));
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
@@ -157,16 +191,6 @@ impl Grid {
         *word = (*word & !(1 << (x % 64))) | (u64::from(!blocked) << (x % 64));
     }
 
-    /// Number of cells, `width × height` (also [`Space::len`], without importing the trait).
-    pub fn len(&self) -> usize {
-        self.blocked.len()
-    }
-
-    /// Always `false`: a grid has at least one cell.
-    pub fn is_empty(&self) -> bool {
-        false
-    }
-
     /// Width in cells.
     pub fn width(&self) -> usize {
         self.width
@@ -192,52 +216,54 @@ impl Grid {
         Vec2::new(self.width as f32, self.height as f32) * self.cell_size
     }
 
-    /// Row-major index of cell (x, y), or `None` outside the grid.
-    pub fn index(&self, x: usize, y: usize) -> Option<usize> {
-        (x < self.width && y < self.height).then(|| y * self.width + x)
+    /// Row-major index of `cell`, or `None` outside the grid.
+    pub fn index(&self, cell: Cell) -> Option<usize> {
+        (cell.x < self.width && cell.y < self.height).then(|| cell.y * self.width + cell.x)
     }
 
-    /// Cell coordinates of index `i` (which must be `< len()`).
-    pub fn coords(&self, i: usize) -> (usize, usize) {
-        (i % self.width, i / self.width)
+    /// The cell of index `i` (which must be `< len()`).
+    pub fn cell(&self, i: usize) -> Cell {
+        debug_assert!(i < self.blocked.len(), "cell index {i} outside the grid");
+        Cell { x: i % self.width, y: i / self.width }
     }
 
-    /// World position of the centre of cell (x, y): `origin + (x + 0.5, y + 0.5) · cell_size`.
-    pub fn cell_center(&self, x: usize, y: usize) -> Vec2 {
-        self.origin + (Vec2::new(x as f32, y as f32) + 0.5) * self.cell_size
+    /// World position of the centre of `cell`: `origin + (x + 0.5, y + 0.5) · cell_size`.
+    pub fn center(&self, cell: Cell) -> Vec2 {
+        self.origin + (Vec2::new(cell.x as f32, cell.y as f32) + 0.5) * self.cell_size
     }
 
     /// A world point in continuous cell units: cell (x, y) spans `[x, x+1) × [y, y+1)`.
-    pub fn to_cell_space(&self, p: Vec2) -> Vec2 {
+    pub(crate) fn to_cell_space(&self, p: Vec2) -> Vec2 {
         (p - self.origin) / self.cell_size
     }
 
-    /// The cell containing world point `p`, or `None` outside the grid (or for NaN).
-    pub fn cell_at(&self, p: Vec2) -> Option<(usize, usize)> {
+    /// The cell containing world point `p`, or `None` outside the grid (or for NaN). Its
+    /// index is [`index`](Self::index) of it.
+    pub fn cell_at(&self, p: Vec2) -> Option<Cell> {
         let c = self.to_cell_space(p);
         let inside = c.x >= 0.0 && c.y >= 0.0 && c.x < self.width as f32 && c.y < self.height as f32;
         // The float comparison can round up to `width` for points a hair inside the edge.
-        inside.then(|| ((c.x as usize).min(self.width - 1), (c.y as usize).min(self.height - 1)))
+        inside.then(|| Cell { x: (c.x as usize).min(self.width - 1), y: (c.y as usize).min(self.height - 1) })
     }
 
     /// Index of the cell containing `p`, or `None` outside the grid.
-    pub fn index_at(&self, p: Vec2) -> Option<usize> {
-        self.cell_at(p).map(|(x, y)| y * self.width + x)
+    pub(crate) fn index_at(&self, p: Vec2) -> Option<usize> {
+        self.cell_at(p).map(|c| c.y * self.width + c.x)
     }
 
-    /// Whether cell (x, y) is blocked; cells outside the grid count as blocked.
-    pub fn is_blocked(&self, x: usize, y: usize) -> bool {
-        self.index(x, y).is_none_or(|i| self.blocked[i])
+    /// Whether `cell` is blocked; cells outside the grid count as blocked.
+    pub fn is_blocked(&self, cell: Cell) -> bool {
+        self.index(cell).is_none_or(|i| self.blocked[i])
     }
 
-    /// Blocks or frees cell (x, y).
+    /// Blocks or frees `cell`.
     ///
     /// # Errors
     /// [`Error::OutOfBounds`] outside the grid.
-    pub fn set_blocked(&mut self, x: usize, y: usize, blocked: bool) -> Result<(), Error> {
-        let i = self.index(x, y).ok_or(Error::OutOfBounds {
-            index: y.saturating_mul(self.width).saturating_add(x),
-            len: self.len(),
+    pub fn set_blocked(&mut self, cell: Cell, blocked: bool) -> Result<(), Error> {
+        let i = self.index(cell).ok_or(Error::OutOfBounds {
+            index: cell.y.saturating_mul(self.width).saturating_add(cell.x),
+            len: self.blocked.len(),
         })?;
         self.set(i, blocked);
         Ok(())
@@ -252,21 +278,14 @@ impl Grid {
     /// (x, y) is walkable; bits past the row's end are clear. Empty beyond the grid. Kept
     /// beside [`blocked`](Self::blocked) for code that reads walls 64 cells at a time (the
     /// grid step reads an eighth of the bytes that way).
-    ///
-    /// ```
-    /// let grid = influence::Grid::from_rows(&["..@.", "@..."])?;
-    /// assert_eq!(grid.free_bits(0), &[0b1011]);
-    /// assert_eq!(grid.free_bits(1), &[0b1110]);
-    /// assert!(grid.free_bits(2).is_empty());
-    /// # Ok::<(), influence::Error>(())
-    /// ```
-    pub fn free_bits(&self, y: usize) -> &[u64] {
+    pub(crate) fn free_bits(&self, y: usize) -> &[u64] {
         let words = self.width.div_ceil(64);
         self.free.get(y.saturating_mul(words)..).and_then(|f| f.get(..words)).unwrap_or(&[])
     }
 
     /// Bytes this grid holds on the heap: per cell of capacity one `bool` (the blocked
-    /// flags) and one bit ([`free_bits`](Self::free_bits), rows padded to 64 cells).
+    /// flags) and one bit (the walkable cells again as bits, rows padded to 64 cells, for the
+    /// grid step to read walls 64 cells at a time).
     ///
     /// ```
     /// assert_eq!(influence::Grid::new(256, 256)?.heap_bytes(), 256 * 256 + 256 * 256 / 8);
@@ -334,8 +353,16 @@ impl Space for Grid {
     }
 
     fn position(&self, i: usize) -> Vec3 {
-        let (x, y) = self.coords(i);
-        self.cell_center(x, y).extend(0.0)
+        self.center(self.cell(i)).extend(0.0)
+    }
+
+    fn locate(&self, p: Vec3) -> Option<usize> {
+        self.index_at(p.truncate()).filter(|&i| self.is_walkable(i))
+    }
+
+    /// Scans only the square of cells around `p` that can hold the disc.
+    fn for_each_within(&self, p: Vec3, radius: f32, visit: impl FnMut(usize)) {
+        super::locate::grid_within(self, p, radius, visit);
     }
 
     fn as_grid(&self) -> Option<&Grid> {
@@ -355,14 +382,18 @@ mod tests {
                 s ^= s >> 7;
                 s ^= s << 17;
                 let i = (s % (3 * w) as u64) as usize;
-                grid.set_blocked(i % w, i / w, s & 1 << 40 != 0).unwrap();
+                grid.set_blocked(Cell::new(i % w, i / w), s & 1 << 40 != 0).unwrap();
             }
             for y in 0..3 {
                 let bits = grid.free_bits(y);
                 assert_eq!(bits.len(), w.div_ceil(64));
                 for x in 0..bits.len() * 64 {
                     let free = bits[x / 64] >> (x % 64) & 1 == 1;
-                    assert_eq!(free, x < w && !grid.is_blocked(x, y), "width {w}, cell ({x}, {y})");
+                    assert_eq!(
+                        free,
+                        x < w && !grid.is_blocked(Cell::new(x, y)),
+                        "width {w}, cell ({x}, {y})"
+                    );
                 }
             }
         }
@@ -372,9 +403,9 @@ mod tests {
 
     fn neighbours(g: &Grid, x: usize, y: usize) -> Vec<(usize, usize, f32)> {
         let mut out = Vec::new();
-        g.for_each_neighbour(g.index(x, y).unwrap(), |j, d| {
-            let (nx, ny) = g.coords(j);
-            out.push((nx, ny, d));
+        g.for_each_neighbour(g.index(Cell::new(x, y)).unwrap(), |j, d| {
+            let c = g.cell(j);
+            out.push((c.x, c.y, d));
         });
         out.sort_by_key(|a| (a.0, a.1));
         out
@@ -405,7 +436,8 @@ mod tests {
             .with_origin(Vec2::new(-10.0, 5.0))
             .unwrap();
         for (x, y) in [(0, 0), (199, 0), (17, 123), (199, 199)] {
-            assert_eq!(g.cell_at(g.cell_center(x, y)), Some((x, y)));
+            let cell = Cell::new(x, y);
+            assert_eq!(g.cell_at(g.center(cell)), Some(cell));
         }
         assert_eq!(g.cell_at(Vec2::new(-10.01, 6.0)), None);
         assert_eq!(g.cell_at(Vec2::new(f32::NAN, 6.0)), None);

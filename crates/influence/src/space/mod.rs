@@ -31,13 +31,15 @@ mod locate;
 mod movingai;
 
 pub use derived::{DerivedGraph, Reduce};
-pub use graph::{Edge, Graph, GraphNode, MAX_ARCS, MAX_NODES};
-pub use grid::{Connectivity, Grid, MAX_CELLS};
-pub use locate::Locate;
+pub use graph::{Graph, MAX_ARCS, MAX_NODES};
+pub use grid::{Cell, Connectivity, Grid, MAX_CELLS};
 
 use glam::Vec3;
 
-/// A set of cells with walkable neighbours: the abstraction every generic algorithm uses.
+/// A set of cells with walkable neighbours at known positions: the abstraction every generic
+/// algorithm uses. Cells can be found from world points ([`locate`](Space::locate),
+/// [`for_each_within`](Space::for_each_within)), so
+/// [`Stamper`](crate::Stamper) places sources on any space.
 pub trait Space {
     /// Number of cells (or nodes); valid indices are `0..len()`.
     fn len(&self) -> usize;
@@ -62,5 +64,53 @@ pub trait Space {
     /// `None` unless overridden; only [`Grid`] returns itself.
     fn as_grid(&self) -> Option<&Grid> {
         None
+    }
+
+    /// The walkable cell a world point belongs to: on a [`Grid`] the cell containing it (its
+    /// `z` ignored), `None` outside the grid or on a wall; on a [`Graph`] the nearest
+    /// walkable node in 3D ([`Graph::nearest`]). The default is the walkable cell nearest in
+    /// 3D, ties to the lower index, found by a scan; `None` when `p` is not finite.
+    ///
+    /// ```
+    /// use influence::{glam::Vec3, Grid, Space};
+    /// let grid = Grid::from_rows(&["..@"])?;
+    /// assert_eq!(grid.locate(Vec3::new(1.5, 0.5, 9.0)), Some(1));
+    /// assert_eq!(grid.locate(Vec3::new(2.5, 0.5, 0.0)), None); // the wall
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    fn locate(&self, p: Vec3) -> Option<usize> {
+        if !p.is_finite() {
+            return None;
+        }
+        let mut best: Option<(f32, usize)> = None;
+        for i in (0..self.len()).filter(|&i| self.is_walkable(i)) {
+            let d2 = self.position(i).distance_squared(p);
+            if best.is_none_or(|(b, _)| d2 < b) {
+                best = Some((d2, i));
+            }
+        }
+        best.map(|(_, i)| i)
+    }
+
+    /// Calls `visit(i)` for every walkable cell whose position lies within straight-line
+    /// (3D) `radius` of `p`, inclusive, in no particular order. The default scans every cell;
+    /// a [`Grid`] scans only the square around `p`, a [`Graph`] asks its R*-tree.
+    ///
+    /// ```
+    /// use influence::{glam::Vec3, Grid, Space};
+    /// let grid = Grid::new(3, 1)?;
+    /// let mut near = Vec::new();
+    /// grid.for_each_within(Vec3::new(0.5, 0.5, 0.0), 1.0, |i| near.push(i));
+    /// near.sort_unstable();
+    /// assert_eq!(near, vec![0, 1]);
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    fn for_each_within(&self, p: Vec3, radius: f32, mut visit: impl FnMut(usize)) {
+        let r2 = radius * radius;
+        for i in (0..self.len()).filter(|&i| self.is_walkable(i)) {
+            if self.position(i).distance_squared(p) <= r2 {
+                visit(i);
+            }
+        }
     }
 }

@@ -16,7 +16,8 @@ impl Grid {
     /// ```
     /// let text = "type octile\nheight 2\nwidth 3\nmap\n..@\n.T.\n";
     /// let grid = influence::Grid::from_movingai(text)?;
-    /// assert!(grid.is_blocked(2, 0) && grid.is_blocked(1, 1) && !grid.is_blocked(0, 1));
+    /// let blocked = |x, y| grid.is_blocked(influence::Cell::new(x, y));
+    /// assert!(blocked(2, 0) && blocked(1, 1) && !blocked(0, 1));
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
@@ -119,7 +120,7 @@ mod tests {
     fn parses_header_in_any_order_and_crlf() {
         let g = Grid::from_movingai("width 2\r\ntype octile\r\nheight 1\r\nmap\r\n.@\r\n\r\n").unwrap();
         assert_eq!((g.width(), g.height()), (2, 1));
-        assert!(g.is_blocked(1, 0));
+        assert!(g.is_blocked(super::super::Cell::new(1, 0)));
     }
 
     #[test]

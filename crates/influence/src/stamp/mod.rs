@@ -1,5 +1,5 @@
-//! Stamping: writing sources into a layer of any space that can find cells from world
-//! points ([`Locate`]: grids and graphs) with one [`Stamper`]. On a grid it
+//! Stamping: writing sources into a layer of any space, which finds cells from world
+//! points ([`Space::locate`]: grids and graphs) with one [`Stamper`]. On a grid it
 //! takes the fast path described below; on other spaces, and for sources lifted above a
 //! grid ([`Source::set_height`]), the generic one (`stamp/space.rs`: walking or straight-line
 //! distance in 3D).
@@ -49,14 +49,13 @@
 //! the centres, kernels 0.31 ms, direct evaluation (`Stamper::direct`) 0.33 (before: 0.76)
 //! and the reference 0.80. Direct evaluation now costs about what a kernel does.
 
-use std::any::Any;
 use std::collections::HashMap;
 
 use crate::falloff::{Falloff, FalloffKey};
 use crate::layer::Layer;
 use crate::paths::PathScratch;
 use crate::source::{Metric, Mode, Source};
-use crate::space::{Grid, Locate, Space};
+use crate::space::{Cell, Grid, Space};
 
 mod direct;
 mod space;
@@ -64,7 +63,7 @@ mod space;
 use direct::{direct_rows, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set, Straight};
 
 /// Positions within this fraction of a cell of a cell centre count as the centre, so a
-/// source placed with [`Grid::cell_center`] uses a kernel despite float rounding.
+/// source placed with [`Grid::center`] uses a kernel despite float rounding.
 pub const CENTRE_SNAP: f32 = 1e-4;
 
 /// The largest kernel half-width (in cells) that is cached; wider sources are evaluated
@@ -73,7 +72,7 @@ const MAX_KERNEL_REACH: isize = 128;
 /// At most this many kernels are cached; further triples are evaluated directly.
 const MAX_KERNELS: usize = 256;
 
-/// Writes sources into layers of any [`Locate`] space (grids with cached kernels, graphs
+/// Writes sources into layers of any [`Space`] space (grids with cached kernels, graphs
 /// with walking or straight-line distance), keeping kernels and path scratch between calls
 /// so that a per-frame caller allocates only while warming up.
 ///
@@ -82,15 +81,15 @@ const MAX_KERNELS: usize = 256;
 /// loses its kernels.
 ///
 /// ```
-/// use influence::{Falloff, Grid, Layer, Source, Stamper};
+/// use influence::{Cell, Falloff, Grid, Layer, Source, Stamper};
 /// let grid = Grid::new(9, 9)?;
 /// let mut layer = Layer::for_space(&grid);
 /// let mut stamper = Stamper::new();
-/// let unit = Source::new(grid.cell_center(4, 4), 4.0, Falloff::Linear, 4.0)?;
+/// let unit = Source::new(grid.center(Cell::new(4, 4)), 4.0, Falloff::Linear, 4.0)?;
 /// stamper.stamp(&grid, &mut layer, &unit);
-/// assert_eq!(layer[grid.index(4, 4).unwrap()], 4.0);
-/// assert_eq!(layer[grid.index(5, 4).unwrap()], 3.0);
-/// assert_eq!(layer[grid.index(8, 4).unwrap()], 0.0);
+/// assert_eq!(layer[grid.index(Cell::new(4, 4)).unwrap()], 4.0);
+/// assert_eq!(layer[grid.index(Cell::new(5, 4)).unwrap()], 3.0);
+/// assert_eq!(layer[grid.index(Cell::new(8, 4)).unwrap()], 0.0);
 /// # Ok::<(), influence::Error>(())
 /// ```
 #[derive(Debug, Default)]
@@ -165,7 +164,7 @@ impl Stamper {
     ///
     /// # Panics
     /// If `layer` was not made for `space` (different length).
-    pub fn stamp_all<'a, S: Locate + 'static>(
+    pub fn stamp_all<'a, S: Space>(
         &mut self,
         space: &S,
         layer: &mut Layer,
@@ -192,14 +191,11 @@ impl Stamper {
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
-    /// `S: 'static` because the grid is recognised by its type (every space of the library
-    /// qualifies); the test is decided when the call is compiled, so it costs nothing.
-    ///
     /// # Panics
     /// If `layer` was not made for `space` (different length).
-    pub fn stamp<S: Locate + 'static>(&mut self, space: &S, layer: &mut Layer, source: &Source) {
+    pub fn stamp<S: Space>(&mut self, space: &S, layer: &mut Layer, source: &Source) {
         assert_eq!(layer.len(), space.len(), "layer was not made for this space");
-        match (space as &dyn Any).downcast_ref::<Grid>() {
+        match space.as_grid() {
             Some(grid) if source.height() == 0.0 => self.stamp_grid(grid, layer, source),
             _ => self.stamp_located(space, layer, source),
         }
@@ -330,7 +326,7 @@ fn reach(grid: &Grid, source: &Source) -> isize {
 }
 
 fn cell_index(grid: &Grid, x: isize, y: isize) -> Option<usize> {
-    grid.index(usize::try_from(x).ok()?, usize::try_from(y).ok()?)
+    grid.index(Cell::new(usize::try_from(x).ok()?, usize::try_from(y).ok()?))
 }
 
 /// The falloff factors of one row of a footprint, for relative columns `dx_lo..=dx_hi`
@@ -461,7 +457,7 @@ mod tests {
                     let (mut a, mut b) =
                         (Layer::from_vec(vec![0.5; grid.len()]), Layer::from_vec(vec![0.5; grid.len()]));
                     for (x, y, s) in [(0, 0, 2.0), (4, 2, -1.5), (9, 4, 3.0), (4, 2, 1.0)] {
-                        let src = Source::new(grid.cell_center(x, y), s, falloff.clone(), 4.5)
+                        let src = Source::new(grid.center(Cell::new(x, y)), s, falloff.clone(), 4.5)
                             .unwrap()
                             .with_metric(metric)
                             .with_mode(mode);
@@ -482,7 +478,7 @@ mod tests {
         let mut layer = Layer::for_space(&grid);
         let src = Source::new(Vec2::new(3.5, 3.5), 6.0, Falloff::Linear, 3.0).unwrap();
         Stamper::new().stamp(&grid, &mut layer, &src);
-        let at = |x, y| layer[grid.index(x, y).unwrap()];
+        let at = |x, y| layer[grid.index(Cell::new(x, y)).unwrap()];
         assert_eq!(at(3, 3), 6.0);
         assert!((at(4, 4) - 6.0 * (1.0 - 2f32.sqrt() / 3.0)).abs() < 1e-6);
         assert_eq!(at(6, 3), 0.0);
@@ -509,7 +505,7 @@ mod tests {
         Stamper::new().stamp(
             &grid,
             &mut layer,
-            &Source::new(grid.cell_center(1, 1), 5.0, Falloff::Constant, 3.0).unwrap(),
+            &Source::new(grid.center(Cell::new(1, 1)), 5.0, Falloff::Constant, 3.0).unwrap(),
         );
         assert_eq!(layer[4], 0.0);
         assert_eq!(layer.values().iter().filter(|&&v| v == 5.0).count(), 8);
@@ -520,13 +516,13 @@ mod tests {
         let grid = Grid::from_rows(&["..@..", "..@..", "..@.."]).unwrap();
         let mut path = Layer::for_space(&grid);
         let mut straight = Layer::for_space(&grid);
-        let src = Source::new(grid.cell_center(1, 1), 1.0, Falloff::Linear, 4.0).unwrap();
+        let src = Source::new(grid.center(Cell::new(1, 1)), 1.0, Falloff::Linear, 4.0).unwrap();
         Stamper::new().stamp(&grid, &mut straight, &src);
         Stamper::new().stamp(&grid, &mut path, &src.clone().with_metric(Metric::Path));
-        assert!(straight[grid.index(3, 1).unwrap()] > 0.0);
-        assert_eq!(path[grid.index(3, 1).unwrap()], 0.0);
-        assert_eq!(path[grid.index(1, 1).unwrap()], 1.0);
-        assert!((path[grid.index(0, 0).unwrap()] - (1.0 - 2f32.sqrt() / 4.0)).abs() < 1e-6);
+        assert!(straight[grid.index(Cell::new(3, 1)).unwrap()] > 0.0);
+        assert_eq!(path[grid.index(Cell::new(3, 1)).unwrap()], 0.0);
+        assert_eq!(path[grid.index(Cell::new(1, 1)).unwrap()], 1.0);
+        assert!((path[grid.index(Cell::new(0, 0)).unwrap()] - (1.0 - 2f32.sqrt() / 4.0)).abs() < 1e-6);
     }
 
     #[test]
@@ -534,7 +530,8 @@ mod tests {
         let grid = Grid::new(3, 1).unwrap();
         let mut layer = Layer::from_vec(vec![1.0, 1.0, 1.0]);
         let mut st = Stamper::new();
-        let p = |x, s, m| Source::new(grid.cell_center(x, 0), s, Falloff::Point, 1.0).unwrap().with_mode(m);
+        let p =
+            |x, s, m| Source::new(grid.center(Cell::new(x, 0)), s, Falloff::Point, 1.0).unwrap().with_mode(m);
         st.stamp(&grid, &mut layer, &p(0, 2.0, Mode::Add));
         st.stamp(&grid, &mut layer, &p(1, -4.0, Mode::Set));
         st.stamp(&grid, &mut layer, &p(2, 0.5, Mode::Max));
@@ -547,7 +544,10 @@ mod tests {
         let mut layer = Layer::for_space(&grid);
         let mut st = Stamper::new();
         st.stamp(&grid, &mut layer, &Source::new(Vec2::new(-1.5, 2.5), 1.0, Falloff::Linear, 3.0).unwrap());
-        assert!(layer[grid.index(0, 2).unwrap()] > 0.0 && layer[grid.index(4, 2).unwrap()] == 0.0);
+        assert!(
+            layer[grid.index(Cell::new(0, 2)).unwrap()] > 0.0
+                && layer[grid.index(Cell::new(4, 2)).unwrap()] == 0.0
+        );
         st.stamp(
             &grid,
             &mut layer,
@@ -599,7 +599,7 @@ mod tests {
         let mut grid =
             Grid::new(w, h).unwrap().with_cell_size(cell_size).unwrap().with_origin(origin).unwrap();
         for (i, &wall) in walls.iter().enumerate().take(w * h) {
-            grid.set_blocked(i % w, i / w, wall).unwrap();
+            grid.set_blocked(Cell::new(i % w, i / w), wall).unwrap();
         }
         grid
     }
@@ -699,8 +699,8 @@ mod tests {
                 .map(|(fx, fy, place, strength, radius, falloff, metric, mode)| {
                     let (x, y) = (((fx.clamp(0.0, 0.999) * w as f32) as usize), (fy.clamp(0.0, 0.999) * h as f32) as usize);
                     let at = match place {
-                        0 => grid.cell_center(x, y),
-                        1 => grid.cell_center(x, y) - Vec2::splat(0.5 * cell_size), // a corner
+                        0 => grid.center(Cell::new(x, y)),
+                        1 => grid.center(Cell::new(x, y)) - Vec2::splat(0.5 * cell_size), // a corner
                         _ => grid.origin() + Vec2::new(fx, fy) * grid.world_size(),
                     };
                     Source::new(at, strength, falloff, radius * cell_size).unwrap().with_metric(metric).with_mode(mode)

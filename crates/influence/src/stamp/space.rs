@@ -1,4 +1,4 @@
-//! Stamping on any space that can find cells from world points ([`Locate`]): graphs, and
+//! Stamping on any space, which finds cells from world points ([`Space::locate`]): graphs, and
 //! grids when a source stands above their plane, with the same sources as on grids.
 //!
 //! [`Stamper::stamp`] on a grid takes the fast path (cached kernels, row loops). This is
@@ -7,9 +7,9 @@
 //! A [`Source`] has a 2D position and a height ([`Source::height`], a floor of a building)
 //! and is measured from both:
 //!
-//! * [`Metric::Path`]: walking distance from the cell the point is on ([`Locate::locate`];
+//! * [`Metric::Path`]: walking distance from the cell the point is on ([`Space::locate`];
 //!   the nearest walkable node of a graph), along the space's neighbour steps, with
-//!   the stamper's path scratch — on a multi-floor graph, up and down the stairs only.
+//!   the same sweep as [`Router::sweep`](crate::route::Router::sweep) — on a multi-floor graph, up and down the stairs only.
 //! * [`Metric::Euclidean`]: the straight 3D distance from the point to each cell's
 //!   position — through floors and walls, as World in Conflict's "true distance".
 //! * [`Metric::Manhattan`], [`Metric::Octile`]: the metric's horizontal length plus the
@@ -26,12 +26,12 @@ use super::Stamper;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::source::{Metric, Source};
-use crate::space::Locate;
+use crate::space::Space;
 
 impl Stamper {
     /// Stamps `source`, standing at its position lifted to its height, into `layer` of any
-    /// [`Locate`] space, as the module documentation describes.
-    pub(super) fn stamp_located<L: Locate>(&mut self, space: &L, layer: &mut Layer, source: &Source) {
+    /// [`Space`], as the module documentation describes.
+    pub(super) fn stamp_located<L: Space>(&mut self, space: &L, layer: &mut Layer, source: &Source) {
         let at = source.position().extend(source.height());
         let (mode, radius) = (source.mode(), source.radius());
         let values = layer.values_mut();
@@ -71,6 +71,7 @@ fn straight_distance(metric: Metric, v: Vec3) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Cell;
     use crate::{Grid, Mode, Stamper};
 
     #[test]
@@ -84,7 +85,7 @@ mod tests {
                 let (mut a, mut b) =
                     (Layer::from_vec(vec![0.5; grid.len()]), Layer::from_vec(vec![0.5; grid.len()]));
                 for (x, y, s) in [(0, 0, 2.0), (4, 2, -1.5), (9, 4, 3.0)] {
-                    let src = Source::new(grid.cell_center(x, y), s, Falloff::Linear, 4.6)
+                    let src = Source::new(grid.center(Cell::new(x, y)), s, Falloff::Linear, 4.6)
                         .unwrap()
                         .with_metric(metric)
                         .with_mode(mode);
@@ -107,15 +108,15 @@ mod tests {
         let grid = Grid::from_rows(&["...", ".@."]).unwrap();
         let mut layer = Layer::for_space(&grid);
         let mut stamper = Stamper::new();
-        let src = Source::new(grid.cell_center(2, 1), 3.0, Falloff::Point, 1.0).unwrap();
+        let src = Source::new(grid.center(Cell::new(2, 1)), 3.0, Falloff::Point, 1.0).unwrap();
         stamper.stamp_located(&grid, &mut layer, &src);
         assert_eq!(layer[5], 3.0);
-        let wall = Source::new(grid.cell_center(1, 1), 3.0, Falloff::Point, 1.0).unwrap();
+        let wall = Source::new(grid.center(Cell::new(1, 1)), 3.0, Falloff::Point, 1.0).unwrap();
         stamper.stamp_located(&grid, &mut layer, &wall);
         assert_eq!(layer.sum(), 3.0);
         // One unit above the middle of the top row: the cell under it is 1 away, its
         // neighbours √2 (or walls), so a radius of 1.2 reaches that cell alone.
-        let mut above = Source::new(grid.cell_center(1, 0), 1.0, Falloff::Constant, 1.2).unwrap();
+        let mut above = Source::new(grid.center(Cell::new(1, 0)), 1.0, Falloff::Constant, 1.2).unwrap();
         above.set_height(1.0).unwrap();
         let mut lifted = Layer::for_space(&grid);
         stamper.stamp(&grid, &mut lifted, &above);

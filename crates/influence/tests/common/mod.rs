@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // Each test file uses a different subset.
 
+use influence::Cell;
 use influence::{Band, Connectivity, Falloff, Grid, Metric};
 use proptest::prelude::*;
 
@@ -17,7 +18,7 @@ pub fn walled_grid(sides: std::ops::Range<usize>, walls: f64, cell_size: f32) ->
             let mut grid =
                 Grid::new(w, h).unwrap().with_connectivity(conn).with_cell_size(cell_size).unwrap();
             for (i, &b) in blocked.iter().enumerate() {
-                grid.set_blocked(i % w, i / w, b).unwrap();
+                grid.set_blocked(Cell::new(i % w, i / w), b).unwrap();
             }
             grid
         })
