@@ -4,12 +4,11 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use influence::analysis::Compound;
 use influence::glam::Vec2;
 use influence::render::{self, RenderOptions, RgbImage, Scale};
 
 use influence_scenario::engine::{Summary, View};
-use influence_scenario::layers::LayerName;
+use influence_scenario::layers::{Compound, LayerName};
 
 use crate::error::CliError;
 use crate::npy;

@@ -2,9 +2,57 @@
 //! flood fill. Team names become file and layer names, so they are kept plain and distinct
 //! from the others.
 
-use influence::analysis::Compound;
+use influence::{Analysis, Layer};
+use serde::{Deserialize, Serialize};
 
 use crate::vocab::{name_of, parse_name};
+
+/// The compound maps of the perspective team's `Analysis`, by the names scenario files and
+/// the sandbox use for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Compound {
+    /// Its own layer.
+    Mine,
+    /// Every other team's, summed.
+    Theirs,
+    /// mine − theirs.
+    Influence,
+    /// mine + theirs.
+    Tension,
+    /// mine × theirs.
+    TensionProduct,
+    /// tension − |influence|.
+    Vulnerability,
+    /// tension + influence.
+    DirectedVulnerability,
+}
+
+impl Compound {
+    /// Every compound map, in the order layer lists show them.
+    pub const ALL: [Self; 7] = [
+        Self::Mine,
+        Self::Theirs,
+        Self::Influence,
+        Self::Tension,
+        Self::TensionProduct,
+        Self::Vulnerability,
+        Self::DirectedVulnerability,
+    ];
+
+    /// This map of `analysis`.
+    pub fn of(self, analysis: &Analysis) -> &Layer {
+        match self {
+            Self::Mine => &analysis.mine,
+            Self::Theirs => &analysis.theirs,
+            Self::Influence => &analysis.influence,
+            Self::Tension => &analysis.tension,
+            Self::TensionProduct => &analysis.tension_product,
+            Self::Vulnerability => &analysis.vulnerability,
+            Self::DirectedVulnerability => &analysis.directed_vulnerability,
+        }
+    }
+}
 
 /// A layer of a run, by what it is.
 #[derive(Debug, Clone, Copy, PartialEq)]

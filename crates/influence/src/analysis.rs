@@ -124,62 +124,6 @@ impl Analysis {
             directed[i] = ten + inf;
         }
     }
-
-    /// The map `which`.
-    ///
-    /// ```
-    /// use influence::{analysis::{Analysis, Compound}, Layer};
-    /// let a = Analysis::from_teams(&Layer::from_vec(vec![3.0]), &[&Layer::from_vec(vec![1.0])]);
-    /// assert_eq!(a.get(Compound::Influence).values(), &[2.0]);
-    /// assert_eq!(Compound::ALL.len(), 7);
-    /// ```
-    pub fn get(&self, which: Compound) -> &Layer {
-        match which {
-            Compound::Mine => &self.mine,
-            Compound::Theirs => &self.theirs,
-            Compound::Influence => &self.influence,
-            Compound::Tension => &self.tension,
-            Compound::TensionProduct => &self.tension_product,
-            Compound::Vulnerability => &self.vulnerability,
-            Compound::DirectedVulnerability => &self.directed_vulnerability,
-        }
-    }
-}
-
-/// One of the compound maps of an [`Analysis`]. With the `serde` feature they are named as
-/// scenario files write them: `mine`, `theirs`, `influence`, `tension`, `tension_product`,
-/// `vulnerability`, `directed_vulnerability`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Compound {
-    /// [`Analysis::mine`].
-    Mine,
-    /// [`Analysis::theirs`].
-    Theirs,
-    /// [`Analysis::influence`].
-    Influence,
-    /// [`Analysis::tension`].
-    Tension,
-    /// [`Analysis::tension_product`].
-    TensionProduct,
-    /// [`Analysis::vulnerability`].
-    Vulnerability,
-    /// [`Analysis::directed_vulnerability`].
-    DirectedVulnerability,
-}
-
-impl Compound {
-    /// Every compound map, in the order of [`Analysis`]'s fields.
-    pub const ALL: [Self; 7] = [
-        Self::Mine,
-        Self::Theirs,
-        Self::Influence,
-        Self::Tension,
-        Self::TensionProduct,
-        Self::Vulnerability,
-        Self::DirectedVulnerability,
-    ];
 }
 
 #[cfg(test)]
@@ -198,7 +142,6 @@ mod tests {
         assert_eq!(from_b.tension_product.values(), &[4.0, 10.0]);
         assert_eq!(from_b.vulnerability.values(), &[2.0, 4.0]);
         assert_eq!(from_b.directed_vulnerability.values(), &[2.0, 4.0]);
-        assert_eq!(from_b.get(Compound::Tension), &from_b.tension);
     }
 
     #[test]

@@ -27,7 +27,7 @@ impl Metric {
     /// Length of the offset `(dx, dy)` under a straight-line metric (`Path` measures like
     /// `Octile` here; it only differs once walls are taken into account).
     #[inline]
-    pub fn length(self, dx: f32, dy: f32) -> f32 {
+    pub(crate) fn length(self, dx: f32, dy: f32) -> f32 {
         let (ax, ay) = (dx.abs(), dy.abs());
         match self {
             Self::Euclidean => (dx * dx + dy * dy).sqrt(),
@@ -59,7 +59,7 @@ impl Metric {
     }
 
     /// Writes the world distance of column `first + k` into `out[k]`, as
-    /// `length((first + k) − fx, dy) · cell_size`: bit-identical to [`Metric::length`] per
+    /// `length((first + k) − fx, dy) · cell_size`: bit-identical to `Metric::length` per
     /// cell, with the metric chosen once so each arm is a loop the compiler can vectorise.
     pub(crate) fn distances_along_row(self, out: &mut [f32], first: isize, fx: f32, dy: f32, cell_size: f32) {
         macro_rules! per_cell {
@@ -96,7 +96,7 @@ pub enum Mode {
 impl Mode {
     /// Combines a cell's current value with a source's value.
     #[inline]
-    pub fn apply(self, cell: f32, value: f32) -> f32 {
+    pub(crate) fn apply(self, cell: f32, value: f32) -> f32 {
         match self {
             Self::Add => cell + value,
             Self::Set => value,

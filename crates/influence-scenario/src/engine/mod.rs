@@ -636,7 +636,7 @@ impl<'a> View<'a> {
     pub fn layer(&self, name: LayerName) -> Cow<'a, Layer> {
         match name {
             LayerName::Team(t) => Cow::Borrowed(self.team(t)),
-            LayerName::Analysis(a) => Cow::Borrowed(self.run.analysis.get(a)),
+            LayerName::Analysis(a) => Cow::Borrowed(a.of(&self.run.analysis)),
             LayerName::Frontline => Cow::Borrowed(&self.run.front_layer),
             LayerName::Heat => match self.heat() {
                 Some(heat) => Cow::Borrowed(heat),

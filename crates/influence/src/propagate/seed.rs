@@ -81,7 +81,7 @@ pub(super) fn apply<S: Space>(space: &S, values: &mut [f32], seeds: &[Seed], mut
 /// assert_eq!(seeds.len(), 9); // the cell, four at distance 1, four at √2
 /// let (mut stamped, mut seeded) = (Layer::for_space(&grid), Layer::for_space(&grid));
 /// Stamper::new().stamp_all(&grid, &mut stamped, &sources);
-/// for s in &seeds { seeded[s.cell] = s.mode.apply(seeded[s.cell], s.strength); }
+/// for s in &seeds { seeded[s.cell] = s.strength; } // the default mode, Add, onto zeros
 /// assert_eq!(stamped, seeded);
 /// # Ok::<(), influence::Error>(())
 /// ```

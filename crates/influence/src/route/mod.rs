@@ -97,7 +97,7 @@ pub enum Heuristic {
 
 impl Heuristic {
     /// The estimate between two positions.
-    pub fn estimate(self, a: Vec3, b: Vec3) -> f32 {
+    pub(crate) fn estimate(self, a: Vec3, b: Vec3) -> f32 {
         let d = (a - b).abs();
         match self {
             Self::Zero => 0.0,
