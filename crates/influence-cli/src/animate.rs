@@ -125,15 +125,24 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
     Ok(Animation { layer: name, frames: i, last_step, scale, files })
 }
 
+/// `n` and `noun`, plural unless `n` is 1: "1 file", "13 files".
+pub fn count(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
 /// One line saying what was written.
 pub fn describe(a: &Animation, dir: &Path) -> String {
     format!(
-        "animated {}: {} frames up to step {}, colour scale {} — wrote {} files to {}",
+        "animated {}: {} up to step {}, colour scale {} — wrote {} to {}",
         a.layer,
-        a.frames,
+        count(a.frames, "frame"),
         a.last_step,
         a.scale,
-        a.files.len(),
+        count(a.files.len(), "file"),
         dir.display()
     )
 }

@@ -191,7 +191,7 @@ fn execute(command: Command) -> Result<(), CliError> {
     let view = run.view();
     let summary = view.summary();
     let written = output::write(&view, &summary, &out)?;
-    say(&format!("{summary}wrote {} files to {}\n", written.len(), out.display()));
+    say(&format!("{summary}wrote {} to {}\n", animate::count(written.len(), "file"), out.display()));
     Ok(())
 }
 

@@ -279,7 +279,24 @@ fn propagation_parameters() {
             "propagation.decay",
             "decay must be",
         ),
-        (&propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = 0"), 15, "propagation.steps", "at least 1"),
+        (
+            &propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = 0"),
+            15,
+            "propagation.steps",
+            "must be a whole number from 1 to 1,000,000, got 0",
+        ),
+        (
+            &propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = 4294967296"),
+            15,
+            "propagation.steps",
+            "must be a whole number from 1 to 1,000,000, got 4294967296",
+        ),
+        (
+            &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nmax_steps = 9223372036854775807"),
+            15,
+            "propagation.max_steps",
+            "from 1 to 1,000,000",
+        ),
         (
             &propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = -2"),
             15,
@@ -350,7 +367,7 @@ fn propagation_parameters() {
             &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nmax_steps = 0"),
             15,
             "propagation.max_steps",
-            "at least 1",
+            "must be a whole number from 1 to 1,000,000, got 0",
         ),
         (
             &propagation("kind = \"flood\"\nlast_seen = [1, 1]\nvelocity = [nan, 0]"),
@@ -514,4 +531,30 @@ fn invalid_utf8_names_its_byte_offset() {
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("scenario.toml:5: not UTF-8 text: invalid byte at offset 30"), "{stderr}");
+}
+
+#[test]
+fn team_names_that_differ_only_in_case_are_refused() {
+    let second = "\n[[source]]\nteam = \"Red\"\nat = [2, 2]\nstrength = 1\nfalloff = \"point\"\n";
+    check(&[(
+        &format!("{BASE}{second}"),
+        13,
+        "source[1].team",
+        "team \"Red\" differs from team \"red\" only in letter case",
+    )]);
+}
+
+#[test]
+fn map_files_must_be_regular_files() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("folder.map")).unwrap();
+    for (name, fragment) in [("folder.map", "not a regular file"), ("/dev/zero", "not a regular file")] {
+        let text = format!("[map]\nfile = {name:?}\n\n[[source]]\nteam = \"red\"\nat = [1, 1]\nstrength = 5\nfalloff = \"point\"\n");
+        let (code, stderr) = render_in(dir.path(), &text);
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("scenario.toml:2: map.file: cannot read") && stderr.contains(fragment),
+            "{stderr}"
+        );
+    }
 }

@@ -81,6 +81,20 @@ pub fn check_team_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// A team already named `name` but for letter case, which would write files that differ
+/// only in case (the same file on many systems).
+///
+/// # Errors
+/// A message naming both spellings.
+pub fn check_case(teams: &[String], name: &str) -> Result<(), String> {
+    match teams.iter().find(|t| t.as_str() != name && t.eq_ignore_ascii_case(name)) {
+        Some(t) => {
+            Err(format!("team {name:?} differs from team {t:?} only in letter case; use one spelling"))
+        }
+        None => Ok(()),
+    }
+}
+
 /// The index of team `name`, added at the end if new.
 pub fn team_index(teams: &mut Vec<String>, name: &str) -> usize {
     teams.iter().position(|t| t == name).unwrap_or_else(|| {

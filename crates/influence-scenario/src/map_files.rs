@@ -9,6 +9,31 @@ use influence::{Error, Grid};
 use crate::error::{Invalid, Located, Problem};
 use crate::key::KeyPath;
 
+/// The largest map file read: a 16384 × 16384 map (the library's `MAX_CELLS`) with its
+/// line ends and header.
+pub const MAX_MAP_FILE: u64 = (1 << 28) + (1 << 14) + (1 << 12);
+
+/// The text of the regular file at `path`, refused past [`MAX_MAP_FILE`] bytes before they
+/// are read (a device such as `/dev/zero` or a huge file never fills memory).
+fn read_capped(path: &std::path::Path) -> Result<String, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let meta = file.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err("not a regular file".to_owned());
+    }
+    if meta.len() > MAX_MAP_FILE {
+        return Err(format!("{} bytes, more than a map file may have ({MAX_MAP_FILE})", meta.len()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_MAP_FILE + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > MAX_MAP_FILE {
+        return Err(format!("more than {MAX_MAP_FILE} bytes, more than a map file may have"));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| format!("not UTF-8 text: invalid byte at offset {}", e.utf8_error().valid_up_to()))
+}
+
 /// Where `map.file` names are read from.
 #[derive(Debug)]
 pub enum MapFiles<'a> {
@@ -25,10 +50,9 @@ impl MapFiles<'_> {
             Self::Dir(dir) => {
                 let path = dir.join(name);
                 let shown = path.display().to_string();
-                match std::fs::read_to_string(&path) {
-                    Ok(text) => Ok((shown, Cow::Owned(text))),
-                    Err(e) => Err(format!("cannot read {shown}: {e}")),
-                }
+                read_capped(&path)
+                    .map(|text| (shown.clone(), Cow::Owned(text)))
+                    .map_err(|e| format!("cannot read {shown}: {e}"))
             }
             Self::Embedded(maps) => maps
                 .iter()

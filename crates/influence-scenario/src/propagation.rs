@@ -216,10 +216,8 @@ impl PropagationSpec {
                     Method::Steady { diffusion }
                 } else {
                     need("steps", self.steps.is_some())?;
-                    match self.steps {
-                        Some(steps @ 1..) => Method::Diffuse { diffusion, steps: count(steps) },
-                        _ => return Err(Invalid::at(&key("steps"), "must be at least 1, got 0")),
-                    }
+                    let steps = steps_in_range(&key("steps"), self.steps.unwrap_or(0))?;
+                    Method::Diffuse { diffusion, steps }
                 }
             }
             Kind::Flood => {
@@ -232,10 +230,10 @@ impl PropagationSpec {
                 let last_seen =
                     walkable_cell(grid, Vec2::from(at)).map_err(|m| Invalid::at(&key("last_seen"), m))?;
                 let velocity = Vec2::from(self.velocity.map_or([0.0; 2], |v| v.0));
-                let max_steps = self.max_steps.map_or(DEFAULT_MAX_STEPS, count);
-                if max_steps == 0 {
-                    return Err(Invalid::at(&key("max_steps"), "must be at least 1, got 0"));
-                }
+                let max_steps = match self.max_steps {
+                    Some(n) => steps_in_range(&key("max_steps"), n)?,
+                    None => DEFAULT_MAX_STEPS,
+                };
                 let barrier_radius =
                     check(&key("barrier_radius"), self.barrier_radius.unwrap_or(0.0), Rule::NonNegative)?;
                 let cooling =
@@ -272,6 +270,19 @@ impl PropagationSpec {
             Some(t) => d.with_threshold(t).map_err(at),
             None => Ok(d),
         }
+    }
+}
+
+/// The most steps a diffusion or flood fill may take: a million steps of a 1024² map are
+/// about ten minutes of one core; more is a mistake, not a scenario.
+pub const MAX_STEPS: u64 = 1_000_000;
+
+/// `n` steps, if within 1 to [`MAX_STEPS`].
+fn steps_in_range(key: &KeyPath, n: u64) -> Result<usize, Invalid> {
+    if (1..=MAX_STEPS).contains(&n) {
+        Ok(count(n))
+    } else {
+        Err(Invalid::at(key, format!("must be a whole number from 1 to 1,000,000, got {n}")))
     }
 }
 

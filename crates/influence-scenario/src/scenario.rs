@@ -11,7 +11,7 @@ use crate::error::{Invalid, Located, Problem};
 use crate::field::{FieldSpec, Fields};
 use crate::file::ScenarioFile;
 use crate::key::KeyPath;
-use crate::layers::{check_team_name, layer_named, team_index, LayerName};
+use crate::layers::{check_case, check_team_name, layer_named, team_index, LayerName};
 use crate::map::MapFiles;
 use crate::propagation::{Kind, Propagation};
 use crate::route::PathPlan;
@@ -106,6 +106,7 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
             for (i, name) in field.team_names() {
                 let path = KeyPath::root("field").key("source").index(i).key("team");
                 check_team_name(name).map_err(|m| Invalid::at(&path, m))?;
+                check_case(&teams, name).map_err(|m| Invalid::at(&path, m))?;
                 team_of.push(team_index(&mut teams, name));
             }
             field.validate(|i| team_of[i])?
@@ -185,6 +186,7 @@ fn sources(grid: &Grid, specs: &[SourceSpec], kind: Option<Kind>) -> Result<Sour
                 spec.at.0
             ));
         }
+        check_case(&teams, &spec.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
         sources.push((team_index(&mut teams, &spec.team), source));
     }
     Ok((teams, sources, notes))
