@@ -44,8 +44,8 @@ fn routes_trade_length_for_safety_and_unreachable_goals_are_reported() {
     let cost = Cost::avoiding(&maps.theirs, 2.0).unwrap();
     let (from, to) = (grid.index(Cell::new(1, 4)).unwrap(), grid.index(Cell::new(28, 4)).unwrap());
     let route = Router::new().find(&grid, from, to, &cost, Heuristic::Octile).unwrap().unwrap();
-    assert_eq!(f(safe, "length") as f32, route.length);
-    assert_eq!(f(safe, "exposure") as f32, route.exposure);
+    assert_eq!(f(safe, "length"), route.length);
+    assert_eq!(f(safe, "exposure"), route.exposure);
     let cells: Vec<[usize; 2]> = route.cells.iter().map(|&c| grid.cell(c).into()).collect();
     assert_eq!(safe["cells"], serde_json::json!(cells));
 }

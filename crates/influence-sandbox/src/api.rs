@@ -191,9 +191,9 @@ pub struct PathView<'a> {
     /// Whether a walk reaches the goal.
     pub reachable: bool,
     /// Its length in world units.
-    pub length: Option<f32>,
+    pub length: Option<f64>,
     /// The avoided layer's values summed over its cells.
-    pub exposure: Option<f32>,
+    pub exposure: Option<f64>,
     /// Why the route cannot be found, when its layer is gone (its team's last source was
     /// deleted, or the flood fill whose heat it avoided), or `null`.
     pub note: Option<String>,

@@ -138,5 +138,5 @@ fn routes_between_floors_take_the_stair() {
     let g = building();
     let route = Router::new().find(&g, 0, FLOOR, &Cost::distance(), Heuristic::Euclidean).unwrap().unwrap();
     assert!(route.cells.windows(2).any(|w| w == [FOOT, HEAD]), "{:?}", route.cells);
-    assert!((route.length - (2.0 * to_foot() + STAIR)).abs() < 1e-4);
+    assert!((route.length - f64::from(2.0 * to_foot() + STAIR)).abs() < 1e-4);
 }

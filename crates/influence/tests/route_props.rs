@@ -51,9 +51,9 @@ fn check_route<S: Space>(space: &S, r: &Route, cost: &Cost, layer: &Layer) -> Re
         total += f64::from(cost.step(d, w[1]));
     }
     let exposure: f64 = r.cells.iter().map(|&c| f64::from(layer[c])).sum();
-    prop_assert!((length - f64::from(r.length)).abs() <= 1e-3 * length.max(1.0));
+    prop_assert!((length - r.length).abs() <= 1e-9 * length.max(1.0), "length summed in f64");
     prop_assert!((total - f64::from(r.cost)).abs() <= 1e-3 * total.max(1.0));
-    prop_assert!((exposure - f64::from(r.exposure)).abs() <= 1e-3 * exposure.abs().max(1.0));
+    prop_assert!((exposure - r.exposure).abs() <= 1e-9 * exposure.abs().max(1.0), "exposure summed in f64");
     Ok(())
 }
 

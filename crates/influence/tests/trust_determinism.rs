@@ -22,7 +22,7 @@ struct Outputs {
     diffused: Vec<u32>,
     steady: Vec<u32>,
     analysis: Vec<Vec<u32>>,
-    route: Option<(Vec<usize>, u32, u32, u32, usize)>,
+    route: Option<(Vec<usize>, u64, u64, u32, usize)>,
     top: Vec<(usize, u32)>,
 }
 

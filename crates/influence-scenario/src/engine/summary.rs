@@ -54,9 +54,9 @@ pub struct PathInfo {
     /// Whether the goal can be reached at all.
     pub reachable: bool,
     /// Length in world units (diagonal steps √2 cells); `None` if unreachable.
-    pub length: Option<f32>,
+    pub length: Option<f64>,
     /// The layer's values summed over every cell of the route; `None` if unreachable.
-    pub exposure: Option<f32>,
+    pub exposure: Option<f64>,
     /// The cells visited, start to goal, as `[x, y]`; empty if unreachable.
     pub cells: Vec<[usize; 2]>,
 }

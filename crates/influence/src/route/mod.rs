@@ -112,11 +112,12 @@ impl Heuristic {
 pub struct Route {
     /// The cells (or nodes) from start to goal, both included.
     pub cells: Vec<usize>,
-    /// Length in world units: the sum of the steps' distances.
-    pub length: f32,
+    /// Length in world units: the sum of the steps' distances, added up in `f64` so that a
+    /// long route keeps its digits.
+    pub length: f64,
     /// Total exposure: the layer's values summed over every cell of the route, start and
-    /// goal included (0 without a layer; NaN counts as 0).
-    pub exposure: f32,
+    /// goal included (0 without a layer; NaN counts as 0), added up in `f64`.
+    pub exposure: f64,
     /// The cost minimised: length plus the weighted penalties of the cells entered.
     pub cost: f32,
     /// Cells taken from the search's queue: the work done (A* takes fewer than Dijkstra).
@@ -237,8 +238,23 @@ impl Router {
             return Ok(false);
         }
         self.trace(start, goal, &mut route.cells);
-        (route.cost, route.length) = self.reached(goal);
-        route.exposure = route.cells.iter().map(|&c| cost.value(c)).sum();
+        route.cost = self.reached(goal).0;
+        route.length = route
+            .cells
+            .windows(2)
+            .map(|w| {
+                // The shortest of the arcs between the two (a graph may have several): the
+                // one the search took, since they enter the same cell.
+                let mut step = f32::INFINITY;
+                space.for_each_neighbour(w[0], |j, d| {
+                    if j == w[1] {
+                        step = step.min(d);
+                    }
+                });
+                f64::from(step)
+            })
+            .sum();
+        route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum();
         Ok(true)
     }
 }
@@ -294,7 +310,7 @@ mod tests {
             let cost = Cost::avoiding(&danger, weight).unwrap();
             let route = r.find(&grid, s, g, &cost, Heuristic::Euclidean).unwrap().unwrap();
             assert_eq!((route.length, route.exposure), (length, exposure), "weight {weight}");
-            assert_eq!(route.cost, length + weight * exposure);
+            assert_eq!(f64::from(route.cost), length + f64::from(weight) * exposure);
         }
     }
 }
