@@ -57,8 +57,9 @@
 // held to them.
 // `pub` means reachable from outside; everything else says `pub(crate)` or `pub(super)`:
 #![warn(unreachable_pub)]
-// Every unsafe operation, even in an `unsafe fn`, is in a block whose `// SAFETY:` says why:
-#![warn(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
+// Every unsafe operation, even in an `unsafe fn`, is in a block (whose `// SAFETY:` comment
+// the workspace lint `clippy::undocumented_unsafe_blocks` requires):
+#![warn(unsafe_op_in_unsafe_fn)]
 // Types that borrow say so in paths (`Cost<'_>`, not `Cost`); public types can be printed:
 #![warn(elided_lifetimes_in_paths, missing_debug_implementations)]
 // Pedantic lints the code meets, each for a cost a reader or caller would otherwise pay:
