@@ -14,21 +14,21 @@ use crate::map::MapSpec;
 use crate::propagation::{DecayName, Kind, PropagationSpec};
 use crate::route::PathSpec;
 use crate::source::SourceSpec;
-use crate::vocab::{self, keys, names};
+use crate::vocab::{self, names};
 
 /// A table kind: where such tables stand (`[[...]]` arrays by `*`), and its keys.
 type Table = (&'static [&'static str], fn() -> &'static [&'static str]);
 
 /// Every table of a scenario file and where it stands.
 const TABLES: [Table; 8] = [
-    (&[], keys::<ScenarioFile>),
-    (&["map"], keys::<MapSpec>),
-    (&["source", "*"], keys::<SourceSpec>),
-    (&["propagation"], keys::<PropagationSpec>),
-    (&["field"], keys::<FieldSpec>),
-    (&["field", "source", "*"], keys::<FieldSourceSpec>),
-    (&["path", "*"], keys::<PathSpec>),
-    (&["output"], keys::<OutputSpec>),
+    (&[], names::<ScenarioFile>),
+    (&["map"], names::<MapSpec>),
+    (&["source", "*"], names::<SourceSpec>),
+    (&["propagation"], names::<PropagationSpec>),
+    (&["field"], names::<FieldSpec>),
+    (&["field", "source", "*"], names::<FieldSourceSpec>),
+    (&["path", "*"], names::<PathSpec>),
+    (&["output"], names::<OutputSpec>),
 ];
 
 /// A key whose value is a name: where it stands, and the names it takes.

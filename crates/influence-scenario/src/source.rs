@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn every_falloff_parameter_is_a_source_key() {
-        let keys = vocab::keys::<SourceSpec>();
+        let keys = vocab::names::<SourceSpec>();
         for name in vocab::names::<FalloffKind>() {
             let kind: FalloffKind = vocab::parse_name(name).unwrap();
             assert_eq!(kind.to_string(), *name);

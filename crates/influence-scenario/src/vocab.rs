@@ -1,17 +1,13 @@
 //! The scenario's vocabulary, read off its serde definitions so that each key and name is
-//! written once: the keys a table takes ([`keys`]), the names an enum takes ([`names`]),
+//! written once: the keys a table takes and the names an enum takes ([`names`]),
 //! a value's own name ([`name_of`]), and "did you mean" for a misspelling ([`suggest`]).
 
 use serde::de::{DeserializeOwned, IntoDeserializer};
 use serde::Serialize;
 use serde_aux::serde_introspection::serde_introspect;
 
-/// The keys of table `T` (a struct with serde derives), in declaration order.
-pub fn keys<T: DeserializeOwned>() -> &'static [&'static str] {
-    serde_introspect::<T>()
-}
-
-/// The names enum `T` takes (its serde variant names), in declaration order.
+/// The names `T` takes, in declaration order: a table's keys (a struct with serde derives)
+/// or an enum's names (its serde variant names).
 pub fn names<T: DeserializeOwned>() -> &'static [&'static str] {
     serde_introspect::<T>()
 }
