@@ -156,3 +156,18 @@ fn edits_leave_the_run_where_a_fresh_run_of_the_edited_scenario_is() {
     assert_eq!(red_view.1.values(), &flipped[..], "influence is seen from the other side");
     assert!(flipped.iter().any(|&v| v != 0.0));
 }
+
+#[test]
+fn a_field_follows_its_team_when_an_edit_reorders_the_teams() {
+    let field = "\n[field]\n\n[[field.source]]\nteam = \"blue\"\nat = [30, 20]\nstrength = 4\nradius = 12\nfalloff = \"linear\"\n";
+    let red = "\n[[source]]\nteam = \"red\"\nat = [6, 6]\nstrength = 5\nfalloff = \"point\"\n";
+    let map = "[map]\nwidth = 24\nheight = 16\ncell_size = 2\n";
+    let mut run = Run::new(parse(&format!("{map}{red}{field}"))).unwrap();
+    assert_eq!(run.view().scenario().teams, ["red", "blue"]);
+    run.remove_source(0); // blue, the field's team, is now team 0
+    let mut fresh = Run::new(parse(&format!("{map}{field}"))).unwrap();
+    let (edited, want) = (state(&mut run), state(&mut fresh));
+    assert_eq!(run.view().scenario().teams, ["blue"]);
+    assert!(want.0[0].values().iter().any(|&v| v > 0.0));
+    assert_eq!(bits(&edited.0), bits(&want.0), "the field stays with blue");
+}

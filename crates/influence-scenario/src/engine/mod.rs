@@ -89,9 +89,10 @@ pub struct Run {
     solved: bool,
     /// Per team, in the scenario's team order.
     teams: Vec<Team>,
-    /// Per team: its `[field]` sampled on the map, when it has field sources.
-    fields: Vec<Option<Layer>>,
-    /// Per team with a field: its layer with the field added.
+    /// The `[field]` sampled on the map: one layer per entry of `scenario.fields.teams`
+    /// (which names its team, and follows the teams through edits).
+    fields: Vec<Layer>,
+    /// Per team with a field: its layer with the field added (kept between derivations).
     shown: Vec<Option<Layer>>,
     flood: Option<Flood>,
     /// Steps asked for by the last [`Run::step_to`] or [`Run::finish`].
@@ -117,7 +118,7 @@ impl Run {
     pub fn new(scenario: Scenario) -> Result<Self, Located> {
         let grid = &scenario.grid;
         let walk = walk_grid(grid, scenario.propagation.as_ref());
-        let perspective = (scenario.perspective != 0).then(|| scenario.teams[scenario.perspective].clone());
+        let perspective = scenario.teams.get(scenario.perspective).cloned();
         let mut run = Self {
             perspective,
             walk,
@@ -265,8 +266,8 @@ impl Run {
     // --- edits ------------------------------------------------------------------------------
 
     /// Replaces every source (each with its team's name): the teams are those of the sources
-    /// in order of first appearance (then those of `[field]`). Teams whose sources are the
-    /// same as before, by `unchanged`, keep their layers; the others start again from rest.
+    /// in order of first appearance (then those of `[field]`). Teams named in `changed`
+    /// start again from rest; the others keep their layers.
     fn set_sources(&mut self, sources: Vec<(String, Source)>, changed: &[&str]) {
         let old_names = std::mem::take(&mut self.scenario.teams);
         let mut names: Vec<String> = Vec::new();
@@ -464,13 +465,10 @@ impl Run {
         self.stale.routes = true;
     }
 
-    /// Samples the `[field]` on the map, per team.
+    /// Samples the `[field]` on the map.
     fn sample_fields(&mut self) {
         let s = &self.scenario;
-        self.fields = vec![None; s.teams.len()];
-        for f in &s.fields.teams {
-            self.fields[f.team] = Some(f.field.sample(&s.grid));
-        }
+        self.fields = s.fields.teams.iter().map(|f| f.field.sample(&s.grid)).collect();
         self.stale.fields = true;
     }
 
@@ -487,15 +485,20 @@ impl Run {
             self.run_flood();
         }
         if self.stale.fields {
-            self.fields.resize(self.teams.len(), None);
-            self.shown.resize_with(self.teams.len(), || None);
-            for (t, field) in self.fields.iter().enumerate() {
-                self.shown[t] = field.as_ref().map(|f| {
-                    let mut layer = self.teams[t].layer().clone();
-                    layer.zip_map(f, |a, b| a + b);
-                    layer
-                });
+            let mut shown = std::mem::take(&mut self.shown);
+            shown.resize_with(self.teams.len(), || None);
+            let with_field: Vec<usize> = self.scenario.fields.teams.iter().map(|f| f.team).collect();
+            for (t, slot) in shown.iter_mut().enumerate() {
+                if !with_field.contains(&t) {
+                    *slot = None;
+                }
             }
+            for (f, field) in self.scenario.fields.teams.iter().zip(&self.fields) {
+                let layer = shown[f.team].get_or_insert_with(|| Layer::for_space(&self.scenario.grid));
+                layer.values_mut().copy_from_slice(self.teams[f.team].layer().values());
+                layer.zip_map(field, |a, b| a + b);
+            }
+            self.shown = shown;
         }
         if self.stale.analysis || self.stale.fields {
             let me = self.scenario.perspective;
