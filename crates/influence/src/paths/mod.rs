@@ -227,8 +227,6 @@ pub struct Router {
 struct Node {
     /// Best cost found to the cell.
     g: f32,
-    /// The length of that route.
-    dist: f32,
     parent: u32,
     /// Equal to the search's generation when the fields above are current.
     seen: u32,
@@ -303,7 +301,7 @@ impl Router {
         self.generation += 1;
         self.queue.clear();
         let gen = self.generation;
-        self.nodes[start] = Node { g: 0.0, dist: 0.0, parent: start as u32, seen: gen };
+        self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: gen };
         // Costs are never negative, so neither is a useful estimate; the queue key needs it.
         let mut h = |c: usize| h(c).max(0.0) + 0.0;
         self.queue.push(search_key(h(start), 0.0, start));
@@ -323,7 +321,7 @@ impl Router {
                 let next = g + step(d, j);
                 let n = &mut nodes[j];
                 if n.seen != gen || next < n.g {
-                    *n = Node { g: next, dist: here.dist + d, parent: cell as u32, seen: gen };
+                    *n = Node { g: next, parent: cell as u32, seen: gen };
                     queue.push(search_key(next + h(j), next, j));
                 }
             });
@@ -331,9 +329,9 @@ impl Router {
         (false, expanded)
     }
 
-    /// The cost and length of the best route the last search found to `cell`.
-    pub(crate) fn reached(&self, cell: usize) -> (f32, f32) {
-        (self.nodes[cell].g, self.nodes[cell].dist)
+    /// The cost of the best route the last search found to `cell`.
+    pub(crate) fn reached(&self, cell: usize) -> f32 {
+        self.nodes[cell].g
     }
 
     /// The cells of the last search's route from `start` to `goal`, appended to `out` in order.

@@ -238,7 +238,7 @@ impl Router {
             return Ok(false);
         }
         self.trace(start, goal, &mut route.cells);
-        route.cost = self.reached(goal).0;
+        route.cost = self.reached(goal);
         route.length = route
             .cells
             .windows(2)
