@@ -1,8 +1,9 @@
 //! Stamping: writing sources into a layer of any space, which finds cells from world
 //! points ([`Space::locate`]: grids and graphs) with one [`Stamper`]. On a grid it
-//! takes the fast path described below; on other spaces, and for sources lifted above a
-//! grid ([`Source::set_height`]), the generic one (`stamp/space.rs`: walking or straight-line
-//! distance in 3D).
+//! takes the fast path described below for straight-line curves; points, walking distance
+//! ([`Metric::Path`]), other spaces and sources lifted above a grid
+//! ([`Source::set_height`]) take the generic one (`stamp/space.rs`: one cell, a path sweep,
+//! or straight-line distance in 3D), which serves grids and graphs alike.
 //!
 //! Each source covers the cells within its radius; each covered, walkable cell combines the
 //! source's value with what it holds, per the source's [`Mode`]. Blocked cells never receive
@@ -55,7 +56,7 @@ use crate::falloff::{Falloff, FalloffKey};
 use crate::layer::Layer;
 use crate::paths::PathScratch;
 use crate::source::{Metric, Mode, Source};
-use crate::space::{Cell, Grid, Space};
+use crate::space::{Grid, Space};
 
 mod direct;
 mod space;
@@ -201,16 +202,14 @@ impl Stamper {
         }
     }
 
-    /// The grid path: a point, a path sweep, a cached kernel or direct evaluation.
+    /// The grid path: a cached kernel or direct evaluation, row by row. A point and a path
+    /// sweep are the same on a grid as on any space (`stamp_located`).
     fn stamp_grid(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) {
+        if matches!(source.falloff(), Falloff::Point) || source.metric() == Metric::Path {
+            return self.stamp_located(grid, layer, source);
+        }
         let at = Placement::of(grid, source);
-        if matches!(source.falloff(), Falloff::Point) {
-            if let Some(i) = cell_index(grid, at.cell.0, at.cell.1).filter(|&i| grid.is_walkable(i)) {
-                layer[i] = source.mode().apply(layer[i], source.strength());
-            }
-        } else if source.metric() == Metric::Path {
-            self.stamp_path(grid, layer, source, at);
-        } else if let Some(kernel) = self.kernel_for(grid, source, at) {
+        if let Some(kernel) = self.kernel_for(grid, source, at) {
             for row in &kernel.rows {
                 let factors = &kernel.factors[row.start..row.start + row.len];
                 apply_row(grid, layer, source, at.cell.1 + row.dy, at.cell.0 + row.dx0, factors);
@@ -278,14 +277,6 @@ impl Stamper {
         }
     }
 
-    fn stamp_path(&mut self, grid: &Grid, layer: &mut Layer, source: &Source, at: Placement) {
-        let Some(start) = cell_index(grid, at.cell.0, at.cell.1) else { return };
-        let values = layer.values_mut();
-        self.paths.sweep(grid, &[(start, 0.0)], source.radius(), |cell, d| {
-            values[cell] = source.mode().apply(values[cell], source.value_at(d));
-        });
-    }
-
     /// The cached kernel for this source, building it on first use; `None` when the source
     /// is off-centre, too wide, or the cache is full.
     fn kernel_for(&mut self, grid: &Grid, source: &Source, at: Placement) -> Option<&Kernel> {
@@ -323,10 +314,6 @@ fn reach(grid: &Grid, source: &Source) -> isize {
     let cells = (source.radius() / grid.cell_size()).ceil() + 1.0;
     let cap = grid.width().max(grid.height()) as f32 + 1.0;
     cells.min(cap) as isize
-}
-
-fn cell_index(grid: &Grid, x: isize, y: isize) -> Option<usize> {
-    grid.index(Cell::new(usize::try_from(x).ok()?, usize::try_from(y).ok()?))
 }
 
 /// The falloff factors of one row of a footprint, for relative columns `dx_lo..=dx_hi`
@@ -426,6 +413,7 @@ fn apply_row(grid: &Grid, layer: &mut Layer, source: &Source, y: isize, x0: isiz
 mod tests {
     use super::*;
     use crate::falloff::Band;
+    use crate::space::Cell;
     use glam::Vec2;
     use proptest::prelude::*;
 
