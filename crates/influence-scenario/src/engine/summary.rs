@@ -156,10 +156,9 @@ impl Summary {
 fn propagation(view: &View<'_>) -> Option<PropagationInfo> {
     let s = view.scenario();
     let p = s.propagation.as_ref()?;
-    let grid = p.grid(&s.grid);
     let prediction = match (&p.method, view.prediction()) {
         (Method::Flood { last_seen, .. }, Some(prediction)) => {
-            Some(PredictionReport::new(&grid, prediction, Some(*last_seen)))
+            Some(PredictionReport::new(&s.grid, prediction, Some(*last_seen)))
         }
         _ => None,
     };
@@ -168,7 +167,8 @@ fn propagation(view: &View<'_>) -> Option<PropagationInfo> {
         Method::Steady { .. } => None,
         Method::Flood { .. } => prediction.as_ref().map(|pr| pr.steps),
     };
-    let neighbours = neighbours(grid.connectivity());
+    // The connectivity the propagation walked: its own `neighbours`, else the map's.
+    let neighbours = neighbours(p.neighbours.unwrap_or_else(|| s.grid.connectivity()));
     Some(PropagationInfo { kind: p.kind().to_string(), neighbours, steps, prediction })
 }
 
