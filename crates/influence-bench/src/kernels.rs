@@ -174,7 +174,7 @@ fn stamp(size: usize) -> Runs {
     (
         Box::new(move || {
             layer.fill(0.0);
-            stamper.stamp_all(&grid, &mut layer, &sources);
+            stamper.stamp_all(&grid, &mut layer, &sources).unwrap();
             black_box(&layer);
         }),
         Box::new(move || {

@@ -126,11 +126,13 @@ pub struct Source {
     falloff: Falloff,
     radius: f32,
     metric: Metric,
-    mode: Mode,
+    /// `None`: not chosen, which [`mode`](Source::mode) and
+    /// [`seed_mode`](Source::seed_mode) read differently.
+    mode: Option<Mode>,
 }
 
 impl Source {
-    /// A source with Euclidean distance, added on top of what is there.
+    /// A source with Euclidean distance and no mode chosen (see [`mode`](Self::mode)).
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a non-finite position or strength, a radius that is not
@@ -144,7 +146,7 @@ impl Source {
             falloff,
             radius: positive("radius", radius)?,
             metric: Metric::default(),
-            mode: Mode::default(),
+            mode: None,
         };
         source.set_position(position)?;
         source.set_strength(strength)?;
@@ -161,7 +163,7 @@ impl Source {
     /// Sets the mode.
     #[must_use]
     pub fn with_mode(mut self, mode: Mode) -> Self {
-        self.mode = mode;
+        self.mode = Some(mode);
         self
     }
 
@@ -230,9 +232,34 @@ impl Source {
     pub fn metric(&self) -> Metric {
         self.metric
     }
-    /// The mode.
+    /// The mode chosen by [`with_mode`](Self::with_mode), else the default of where it is
+    /// used: stamped ([`Stamper`](crate::Stamper)), [`Mode::Add`], so that units' influence
+    /// sums; as the seed of a propagation
+    /// ([`seeds_from_sources`](crate::propagate::seeds_from_sources)), [`Mode::Set`] — the
+    /// reference source of "Influence Maps: Part 1", which holds its cell at its strength
+    /// while influence spreads. (An additive seed adds itself to what spread back into its
+    /// cell at every step, and piles up.) Scenarios choose the same defaults.
+    ///
+    /// ```
+    /// use influence::{propagate::seeds_from_sources, Falloff, Grid, Mode, Source, Stamper, glam::Vec2};
+    /// let grid = Grid::new(4, 4)?;
+    /// let unit = Source::new(Vec2::splat(2.0), 5.0, Falloff::Linear, 1.0)?;
+    /// assert_eq!(unit.mode(), Mode::Add);
+    /// let mut seeds = Vec::new();
+    /// seeds_from_sources(&grid, &mut Stamper::new(), &[unit.clone()], &mut seeds)?;
+    /// assert!(seeds.iter().all(|s| s.mode == Mode::Set));
+    /// seeds.clear();
+    /// seeds_from_sources(&grid, &mut Stamper::new(), &[unit.with_mode(Mode::Add)], &mut seeds)?;
+    /// assert!(seeds.iter().all(|s| s.mode == Mode::Add));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.mode.unwrap_or(Mode::Add)
+    }
+
+    /// The mode it seeds a propagation with: see [`mode`](Self::mode).
+    pub(crate) fn seed_mode(&self) -> Mode {
+        self.mode.unwrap_or(Mode::Set)
     }
 
     /// The value this source gives at distance `d`: `strength · falloff.factor(d, radius)`.

@@ -50,6 +50,13 @@ impl Cell {
     }
 }
 
+impl From<[usize; 2]> for Cell {
+    /// Cell `[x, y]`, as an error or a JSON document gives one.
+    fn from([x, y]: [usize; 2]) -> Self {
+        Self { x, y }
+    }
+}
+
 impl From<Cell> for [usize; 2] {
     /// `[x, y]`, as a JSON document or a report writes a cell.
     fn from(cell: Cell) -> Self {
@@ -244,6 +251,67 @@ impl Grid {
         let inside = c.x >= 0.0 && c.y >= 0.0 && c.x < self.width as f32 && c.y < self.height as f32;
         // The float comparison can round up to `width` for points a hair inside the edge.
         inside.then(|| Cell { x: (c.x as usize).min(self.width - 1), y: (c.y as usize).min(self.height - 1) })
+    }
+
+    /// The walkable cell whose centre is nearest to world point `p` (ties to the lower row,
+    /// then the lower column), or `None` if every cell is blocked or `p` is not finite. It
+    /// searches outwards in square rings from the cell nearest `p`, so it costs about the
+    /// number of cells closer than the answer.
+    ///
+    /// ```
+    /// use influence::{Cell, Grid, glam::Vec2};
+    /// let grid = Grid::from_rows(&["@@@@.", "@@@@@", "....."])?;
+    /// assert_eq!(grid.nearest_walkable(grid.center(Cell::new(1, 0))), Some(Cell::new(1, 2)));
+    /// assert_eq!(grid.nearest_walkable(Vec2::new(9.0, -3.0)), Some(Cell::new(4, 0)));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    pub fn nearest_walkable(&self, p: Vec2) -> Option<Cell> {
+        if !p.is_finite() {
+            return None;
+        }
+        let u = self.to_cell_space(p);
+        let clamp = |v: f32, n: usize| (v.floor().max(0.0) as usize).min(n - 1);
+        let (cx, cy) = (clamp(u.x, self.width), clamp(u.y, self.height));
+        let d2 = |x: usize, y: usize| {
+            let (dx, dy) = (f64::from(u.x) - (x as f64 + 0.5), f64::from(u.y) - (y as f64 + 0.5));
+            dx * dx + dy * dy
+        };
+        let mut best: Option<(f64, usize, usize)> = None;
+        let limit = self.width.max(self.height);
+        for ring in 0..=limit {
+            // Every cell of this ring lies at least `ring - 1` cells from `p` on one axis
+            // (`p` is within the start cell or clamped towards the grid).
+            if let Some((b, ..)) = best {
+                let near = ring.saturating_sub(1) as f64;
+                if near * near > b {
+                    break;
+                }
+            }
+            let (x0, x1) = (cx.saturating_sub(ring), (cx + ring).min(self.width - 1));
+            let (y0, y1) = (cy.saturating_sub(ring), (cy + ring).min(self.height - 1));
+            let mut consider = |x: usize, y: usize| {
+                if !self.blocked[y * self.width + x] {
+                    let d = d2(x, y);
+                    if best.is_none_or(|(b, by, bx)| (d, y, x) < (b, by, bx)) {
+                        best = Some((d, y, x));
+                    }
+                }
+            };
+            for y in y0..=y1 {
+                if y + ring == cy || y == cy + ring {
+                    (x0..=x1).for_each(|x| consider(x, y));
+                } else {
+                    // Between its top and bottom rows a ring has only its two side columns.
+                    if cx >= ring {
+                        consider(cx - ring, y);
+                    }
+                    if ring > 0 && cx + ring < self.width {
+                        consider(cx + ring, y);
+                    }
+                }
+            }
+        }
+        best.map(|(_, y, x)| Cell { x, y })
     }
 
     /// Index of the cell containing `p`, or `None` outside the grid.

@@ -23,6 +23,7 @@
 use glam::Vec3;
 
 use super::Stamper;
+use crate::error::Error;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::source::{Metric, Source};
@@ -31,23 +32,31 @@ use crate::space::Space;
 impl Stamper {
     /// Stamps `source`, standing at its position lifted to its height, into `layer` of any
     /// [`Space`], as the module documentation describes.
-    pub(super) fn stamp_located<L: Space>(&mut self, space: &L, layer: &mut Layer, source: &Source) {
+    ///
+    /// # Errors
+    /// [`Error::Unplaced`] for a point or walking-distance source that no walkable cell holds
+    /// (nothing is written then).
+    pub(super) fn stamp_located<L: Space>(
+        &mut self,
+        space: &L,
+        layer: &mut Layer,
+        source: &Source,
+    ) -> Result<(), Error> {
         let at = source.position().extend(source.height());
         let (mode, radius) = (source.mode(), source.radius());
         let values = layer.values_mut();
         if matches!(source.falloff(), Falloff::Point) {
-            if let Some(i) = space.locate(at) {
-                values[i] = mode.apply(values[i], source.strength());
-            }
-            return;
+            let i = space.locate(at).ok_or_else(|| unplaced(space, source))?;
+            values[i] = mode.apply(values[i], source.strength());
+            return Ok(());
         }
         let metric = source.metric();
         if metric == Metric::Path {
-            let Some(start) = space.locate(at) else { return };
+            let start = space.locate(at).ok_or_else(|| unplaced(space, source))?;
             self.paths.sweep(space, &[(start, 0.0)], radius, |i, d| {
                 values[i] = mode.apply(values[i], source.value_at(d));
             });
-            return;
+            return Ok(());
         }
         // Every straight metric is at least the Euclidean distance, so the ball holds the footprint.
         space.for_each_within(at, radius, |i| {
@@ -56,6 +65,20 @@ impl Stamper {
                 values[i] = mode.apply(values[i], source.value_at(d));
             }
         });
+        Ok(())
+    }
+}
+
+/// Why `source` has no place in `space`: on a grid, the blocked cell it stands on (if any)
+/// and the walkable cell nearest to it.
+pub(super) fn unplaced<L: Space>(space: &L, source: &Source) -> Error {
+    let p = source.position();
+    let grid = space.as_grid();
+    Error::Unplaced {
+        x: p.x,
+        y: p.y,
+        cell: grid.and_then(|g| g.cell_at(p)).map(Into::into),
+        nearest: grid.and_then(|g| g.nearest_walkable(p)).map(Into::into),
     }
 }
 
@@ -89,8 +112,8 @@ mod tests {
                         .unwrap()
                         .with_metric(metric)
                         .with_mode(mode);
-                    Stamper::new().stamp(&grid, &mut a, &src);
-                    Stamper::new().stamp_located(&grid, &mut b, &src);
+                    Stamper::new().stamp(&grid, &mut a, &src).unwrap();
+                    Stamper::new().stamp_located(&grid, &mut b, &src).unwrap();
                 }
                 if metric == Metric::Path {
                     assert_eq!(a, b, "{metric:?} {mode:?}");
@@ -109,17 +132,17 @@ mod tests {
         let mut layer = Layer::for_space(&grid);
         let mut stamper = Stamper::new();
         let src = Source::new(grid.center(Cell::new(2, 1)), 3.0, Falloff::Point, 1.0).unwrap();
-        stamper.stamp_located(&grid, &mut layer, &src);
+        stamper.stamp_located(&grid, &mut layer, &src).unwrap();
         assert_eq!(layer[5], 3.0);
         let wall = Source::new(grid.center(Cell::new(1, 1)), 3.0, Falloff::Point, 1.0).unwrap();
-        stamper.stamp_located(&grid, &mut layer, &wall);
+        assert!(stamper.stamp(&grid, &mut layer, &wall).is_err());
         assert_eq!(layer.sum(), 3.0);
         // One unit above the middle of the top row: the cell under it is 1 away, its
         // neighbours √2 (or walls), so a radius of 1.2 reaches that cell alone.
         let mut above = Source::new(grid.center(Cell::new(1, 0)), 1.0, Falloff::Constant, 1.2).unwrap();
         above.set_height(1.0).unwrap();
         let mut lifted = Layer::for_space(&grid);
-        stamper.stamp(&grid, &mut lifted, &above);
+        stamper.stamp(&grid, &mut lifted, &above).unwrap();
         assert_eq!(lifted.values(), &[0.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
     }
 }
