@@ -15,7 +15,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod animate;
-mod demo;
 mod error;
 mod frames;
 mod gif_writer;
@@ -163,7 +162,7 @@ fn execute(command: Command) -> Result<(), CliError> {
             });
         }
         Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
-        Command::Demo { out } => (demo::scenario()?, out),
+        Command::Demo { out } => (influence_scenario::demo::scenario()?, out),
         Command::Bench { sizes, kernels, seconds, quick, field, json } => {
             if field {
                 return field_benchmark(quick, seconds.unwrap_or(if quick { 0.05 } else { 0.3 }), json);

@@ -1,5 +1,5 @@
 //! `influence demo`: the built-in scenario renders, says what it found, and is exactly the
-//! scenario file `src/demo.toml` rendered with `influence render`.
+//! scenario file `crates/influence-scenario/src/demo.toml` rendered with `influence render`.
 
 mod common;
 
@@ -30,7 +30,7 @@ fn demo_writes_its_files_and_a_readable_summary() {
 
     // The same scenario from its file on disk: same arrays, same findings.
     let again = out.path().join("again");
-    let file = repo("crates/influence-cli/src/demo.toml");
+    let file = repo("crates/influence-scenario/src/demo.toml");
     influence_ok(&["render", file.to_str().unwrap(), "--out", again.to_str().unwrap()]);
     for layer in LAYERS {
         assert_eq!(
