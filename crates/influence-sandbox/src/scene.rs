@@ -87,15 +87,6 @@ impl Scene {
         }
     }
 
-    /// The default scene: the first bundled map, empty.
-    ///
-    /// # Errors
-    /// Should the bundled map not parse (a test holds that it does).
-    pub fn bundled_default() -> Result<Self, String> {
-        let map = &crate::maps::BUNDLED[0];
-        Ok(Self::new(caps::movingai_grid(map.text).map_err(|e| e.to_string())?, map.name.to_owned()))
-    }
-
     /// The map.
     pub fn grid(&self) -> &Grid {
         &self.run.scenario().grid
@@ -197,7 +188,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Blocks or opens cells; a flood's last-seen cell and the routes' ends stay open.
+    /// Blocks or opens cells; the cells the engine keeps open (sources', routes' ends, a
+    /// flood's last-seen cell) stay open.
     ///
     /// # Errors
     /// [`SceneError`] for a cell off the map (nothing changes then).
@@ -206,17 +198,7 @@ impl Scene {
         if let Some([x, y]) = edit.cells.iter().find(|[x, y]| *x as usize >= w || *y as usize >= h) {
             return Err(SceneError::invalid(format!("cell ({x}, {y}) is outside the {w}×{h} map")));
         }
-        let s = self.run.scenario();
-        let mut keep: Vec<usize> = s.paths.iter().flat_map(|p| [p.from, p.to]).collect();
-        if let Some(Method::Flood { last_seen, .. }) = s.propagation.map(|p| p.method) {
-            keep.push(last_seen);
-        }
-        let cells: Vec<(usize, usize)> = edit
-            .cells
-            .iter()
-            .map(|&[x, y]| (x as usize, y as usize))
-            .filter(|&(x, y)| !keep.contains(&(y * w + x)))
-            .collect();
+        let cells: Vec<(usize, usize)> = edit.cells.iter().map(|&[x, y]| (x as usize, y as usize)).collect();
         // In range (checked above), so this cannot fail.
         if self.run.set_walls(&cells, edit.blocked).unwrap_or(false) {
             self.version += 1;
@@ -226,7 +208,7 @@ impl Scene {
 
     /// Validates a source against the scene (its team, the caps, the propagation's modes).
     fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, SceneError> {
-        let source = caps::source(spec, self.grid().cell_size(), self.kind())?;
+        let source = caps::source(spec, self.grid(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
         let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
         teams.sort_unstable();
@@ -335,7 +317,7 @@ impl Scene {
         self.sources
             .iter()
             .map(|placed| {
-                let source = caps::source(&placed.spec, self.grid().cell_size(), kind)
+                let source = caps::source(&placed.spec, self.grid(), kind)
                     .map_err(|e| e.within(&format!("source {}", placed.id)))?;
                 Ok((placed.spec.team.clone(), source))
             })
@@ -461,6 +443,7 @@ impl Scene {
         let steps = self.steps();
         let version = self.version;
         let view = self.run.view();
+        refuse_overflow(&view)?;
         let layer = view.layer_named(name).ok_or_else(|| {
             SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", ")))
         })?;
@@ -489,6 +472,7 @@ impl Scene {
         self.refresh();
         let layers = self.layer_names();
         let view = self.run.view();
+        refuse_overflow(&view)?;
         let g = &view.scenario().grid;
         let i = g.index(Cell::new(x, y)).ok_or_else(|| {
             SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
@@ -502,5 +486,16 @@ impl Scene {
             layers,
             values,
         })
+    }
+}
+
+/// Refuses to hand out values when a layer holds one that is not finite (the engine's
+/// overflow error): no response carries NaN or infinity.
+fn refuse_overflow(view: &influence_scenario::engine::View<'_>) -> Result<(), SceneError> {
+    match view.error() {
+        Some(e) if e.problem == influence_scenario::error::Problem::Value => {
+            Err(SceneError::Scenario { problem: e.problem, message: e.message.clone() })
+        }
+        _ => Ok(()),
     }
 }
