@@ -31,6 +31,9 @@ use influence_scenario::scenario;
 #[derive(Debug, Parser)]
 #[command(name = "influence", version, about)]
 struct Cli {
+    /// No progress bars (they are drawn only on a terminal, for work over a second).
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -133,7 +136,9 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match execute(Cli::parse().command) {
+    let cli = Cli::parse();
+    progress::set_quiet(cli.quiet);
+    match execute(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");

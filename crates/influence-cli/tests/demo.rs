@@ -52,3 +52,14 @@ fn demo_writes_to_out_demo_by_default() {
     assert!(status.status.success());
     assert!(cwd.path().join("out/demo/summary.json").is_file());
 }
+
+#[test]
+fn quiet_is_taken_before_or_after_the_subcommand_and_prints_no_bar() {
+    for args in [["--quiet", "demo", "--out"], ["demo", "-q", "--out"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = common::influence(&[args[0], args[1], args[2], dir.path().to_str().unwrap()]);
+        assert!(out.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        assert!(dir.path().join("summary.json").exists());
+    }
+}
