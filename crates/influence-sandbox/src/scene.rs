@@ -58,6 +58,7 @@ fn empty(grid: Grid) -> Scenario {
         grid,
         teams: Vec::new(),
         sources: Vec::new(),
+        colors: Vec::new(),
         perspective: 0,
         layers: Vec::new(),
         upscale: 1,

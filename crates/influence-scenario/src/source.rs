@@ -66,6 +66,9 @@ pub struct SourceSpec {
     /// `None`: `add`, or `set` when the sources seed a diffusion or steady state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mode: Option<Mode>,
+    /// The team's colour in pictures, `"#rrggbb"` (see [`color`](crate::color)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
 }
 
 impl SourceSpec {
