@@ -247,8 +247,8 @@ pub fn render_figure(grid: &Grid, layer: &Layer, figure: &Figure) -> Result<RgbI
     Ok(image)
 }
 
-/// A colour washed out towards white: what a faint background shows.
-fn faded(c: [u8; 3]) -> [u8; 3] {
+/// A colour washed out towards white: what a [`Figure::faint`] background shows.
+pub fn faded(c: [u8; 3]) -> [u8; 3] {
     c.map(|v| 255 - ((255 - u16::from(v)) * 3 / 10) as u8)
 }
 
@@ -291,7 +291,7 @@ fn draw_map(
             image.line(centre(step[0]), centre(step[1]), w, color);
         }
     }
-    let mark_r = (1.5 * s as f32).max(7.0);
+    let mark_r = (1.5 * s as f32).clamp(7.0, 14.0);
     if let Some(i) = f.last_seen {
         let (cx, cy) = centre(i);
         draw_last_seen(image, (cx as f32 + 0.5, cy as f32 + 0.5), mark_r);
@@ -300,7 +300,7 @@ fn draw_map(
         let (cx, cy) = centre(i);
         draw_predicted(image, (cx as f32 + 0.5, cy as f32 + 0.5), mark_r);
     }
-    let r = (s as f32).max(4.5);
+    let r = (0.75 * s as f32).clamp(4.5, 10.0);
     for &(at, team) in &f.markers {
         let p = grid.to_cell_space(at) * s as f32 + Vec2::new(ox as f32, oy as f32);
         let key = &f.teams[team];
@@ -535,7 +535,9 @@ impl Entry<'_> {
 
 fn legend_entries(f: &Figure) -> Vec<Entry<'_>> {
     let mut entries: Vec<Entry<'_>> = f.teams.iter().map(Entry::Team).collect();
-    if f.front.as_ref().is_some_and(|m| m.iter().any(|&b| b)) {
+    // Named whenever the figure shows a front-line mask, so the frames of an animation keep
+    // one legend while the front line comes and goes.
+    if f.front.is_some() {
         entries.push(Entry::Front);
     }
     if f.routes.iter().any(|r| r.len() > 1) {
