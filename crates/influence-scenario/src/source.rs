@@ -80,6 +80,11 @@ impl SourceSpec {
     /// [`Invalid`] naming the key at fault.
     pub fn validate(&self, path: &KeyPath, cell_size: f32, kind: Option<Kind>) -> Result<Source, Invalid> {
         check_team_name(&self.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
+        if let Some(text) = &self.color {
+            crate::color::parse(text).ok_or_else(|| {
+                Invalid::at(&path.key("color"), format!("expected {}, got {text:?}", crate::color::EXPECTED))
+            })?;
+        }
         let params = Params {
             rate: self.rate,
             step: self.step,

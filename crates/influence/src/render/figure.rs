@@ -89,6 +89,18 @@ impl Shape {
     pub const ALL: [Self; 6] =
         [Self::Circle, Self::Square, Self::Triangle, Self::Diamond, Self::TriangleDown, Self::Plus];
 
+    /// Its name: `circle`, `square`, `triangle`, `diamond`, `triangle-down` or `plus`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Circle => "circle",
+            Self::Square => "square",
+            Self::Triangle => "triangle",
+            Self::Diamond => "diamond",
+            Self::TriangleDown => "triangle-down",
+            Self::Plus => "plus",
+        }
+    }
+
     /// The shape of the team at index `team` (in the scenario's team order), cycling.
     pub fn of_team(team: usize) -> Self {
         Self::ALL[team % Self::ALL.len()]
