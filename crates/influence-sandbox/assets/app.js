@@ -547,7 +547,7 @@ function drawOverlay() {
   const f = state.frame;
   if (f && f.lastSeen !== 0xffffffff) {
     const [x, y] = [(f.lastSeen % w + 0.5) * cellPx, (Math.floor(f.lastSeen / w) + 0.5) * cellPx];
-    lastSeenMark(ctx, x, y, 7);
+    lastSeenMark(ctx, x, y, 11); // wider than the predicted mark: both show on one cell
     ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
     const v = s.propagation && s.propagation.velocity;
     if (v && (v[0] || v[1])) {

@@ -84,7 +84,7 @@ radius = 30
       return { centre, mask };
     });
     out.influenceFront = frontCheck(false);
-    out.lastSeenBefore = countAround(24, 12, 4, sb.state.lut.last_seen, -7);
+    out.lastSeenBefore = countAround(24, 12, 4, sb.state.lut.last_seen, -11);
     await sb.setLayer("frontline");
     out.frontlineTitle = text("figure-title");
     out.frontlineUnit = text("legend-unit");
@@ -96,7 +96,7 @@ radius = 30
     const f = sb.state.frame, w = sb.state.scene.map.width;
     out.predicted = [f.predicted % w, Math.floor(f.predicted / w)];
     // The ring's left side: the white arrow of the target's heading points right.
-    out.lastSeenPixels = countAround(24, 12, 4, sb.state.lut.last_seen, -7);
+    out.lastSeenPixels = countAround(24, 12, 4, sb.state.lut.last_seen, -11);
     out.predictedPixels = countAround(out.predicted[0], out.predicted[1], 14, sb.state.lut.predicted);
     out.chaseLegend = [...$("team-legend").children].map((li) => li.textContent);
     out.chaseStep = text("figure-step");

@@ -306,7 +306,8 @@ fn draw_map(
     let mark_r = (1.5 * s as f32).clamp(7.0, 14.0);
     if let Some(i) = f.last_seen {
         let (cx, cy) = centre(i);
-        draw_last_seen(image, (cx as f32 + 0.5, cy as f32 + 0.5), mark_r);
+        // Wider than the predicted mark, so both show when they fall on one cell.
+        draw_last_seen(image, (cx as f32 + 0.5, cy as f32 + 0.5), mark_r + 4.0);
     }
     if let Some(i) = f.predicted {
         let (cx, cy) = centre(i);
