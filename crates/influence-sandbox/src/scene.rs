@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 
 use influence::{Cell, Grid, Layer, Source, Space};
+use influence_scenario::color;
 use influence_scenario::engine::Run;
 use influence_scenario::layers;
 use influence_scenario::propagation::{Kind, Method, PropagationSpec};
@@ -58,6 +59,7 @@ fn empty(grid: Grid) -> Scenario {
         grid,
         teams: Vec::new(),
         sources: Vec::new(),
+        colors: Vec::new(),
         perspective: 0,
         layers: Vec::new(),
         upscale: 1,
@@ -215,6 +217,20 @@ impl Scene {
         teams.dedup();
         if !teams.contains(&spec.team.as_str()) && teams.len() >= limits::MAX_TEAMS {
             return Err(SceneError::Limit(format!("at most {} teams", limits::MAX_TEAMS)));
+        }
+        // A team has one colour, as in a scenario file (the value itself was checked above).
+        if let Some(c) = spec.color.as_deref().and_then(color::parse) {
+            let mut same_team =
+                self.sources.iter().filter(|p| Some(p.id) != replacing && p.spec.team == spec.team);
+            if let Some(other) = same_team.find_map(|p| p.spec.color.as_deref().and_then(color::parse)) {
+                if other != c {
+                    return Err(SceneError::invalid(format!(
+                        "color: team {:?} already has colour \"{}\"; a team has one colour",
+                        spec.team,
+                        color::hex(other)
+                    )));
+                }
+            }
         }
         Ok(source)
     }
@@ -390,12 +406,20 @@ impl Scene {
         Steps { target: self.steps, done: done.min(self.steps) }
     }
 
+    /// The colours the sources give their teams, by team name.
+    fn given_colors(&self) -> Vec<(String, [u8; 3])> {
+        let specs: Vec<SourceSpec> = self.sources.iter().map(|p| p.spec.clone()).collect();
+        // Every source was checked against the others' colours when it was placed.
+        color::given(&specs).unwrap_or_default()
+    }
+
     /// `GET /api/scene`, after bringing the layers up to date.
     pub fn view(&mut self) -> SceneView<'_> {
         self.refresh();
         let steps = self.steps();
         let layer_names = self.layer_names();
         let propagation = self.propagation_spec();
+        let given = self.given_colors();
         let view = self.run.view();
         let g = &view.scenario().grid;
         SceneView {
@@ -403,6 +427,9 @@ impl Scene {
             map: MapView { name: self.map_name.clone(), geometry: MapReport::of(g) },
             sources: self.sources.iter().map(|p| SourceView { id: p.id, spec: &p.spec }).collect(),
             teams: view.scenario().teams.iter().map(String::as_str).collect(),
+            team_colors: (view.scenario().teams.iter().enumerate())
+                .map(|(t, name)| color::hex(color::team_color(&given, t, name)))
+                .collect(),
             perspective: view.scenario().teams.get(view.scenario().perspective).map(String::as_str),
             propagation,
             steps,

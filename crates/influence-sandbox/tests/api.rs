@@ -473,6 +473,39 @@ fn caps_on_sources_and_teams() {
 }
 
 #[test]
+fn teams_have_one_colour_given_or_from_the_palette() {
+    let s = server();
+    let a = s.addr();
+    let source = |team: &str, color: Option<&str>| {
+        let mut s = json!({ "team": team, "at": [100.5, 100.5], "strength": 1, "falloff": "point" });
+        if let Some(c) = color {
+            s["color"] = json!(c);
+        }
+        s
+    };
+    ok(a, "POST", "/api/sources", &source("red", Some("#F0483C")));
+    ok(a, "POST", "/api/sources", &source("blue", None));
+    let scene = get(a, "/api/scene").json();
+    let [r, g, b] = influence_scenario::color::PALETTE[1];
+    assert_eq!(scene["team_colors"], json!(["#f0483c", format!("#{r:02x}{g:02x}{b:02x}")]));
+    // A second colour for a team, or a value that is not a colour, is refused.
+    let before = version(a);
+    let other = send(a, "POST", "/api/sources", &source("red", Some("#00ff00")));
+    assert_eq!(other.status, 422, "{}", other.text());
+    assert!(other.error().contains("already has colour \"#f0483c\""), "{}", other.error());
+    let bad = send(a, "POST", "/api/sources", &source("green", Some("green")));
+    assert_eq!(bad.status, 422, "{}", bad.text());
+    assert!(bad.error().contains("a colour like \"#ff8800\""), "{}", bad.error());
+    assert_eq!(version(a), before);
+    // The same colour again is fine, and the export keeps it.
+    ok(a, "POST", "/api/sources", &source("red", Some("#f0483c")));
+    assert!(get(a, "/api/export").text().contains("color = \"#F0483C\""));
+    let colormap = get(a, "/api/colormap").json();
+    assert_eq!(colormap["shapes"][0], "circle");
+    assert_eq!(colormap["frontline"], json!(influence::render::figure::FRONT_COLOR));
+}
+
+#[test]
 fn keep_alive_serves_several_requests_on_one_connection() {
     let s = server();
     let mut stream = TcpStream::connect(s.addr()).unwrap();

@@ -37,6 +37,9 @@ pub struct Scenario {
     pub teams: Vec<String>,
     /// Each source with its team's index.
     pub sources: Vec<(usize, Source)>,
+    /// The colours `[[source]]` tables give their teams, by team name (the others take
+    /// [`color::PALETTE`](crate::color::PALETTE) in team order: [`Scenario::team_color`]).
+    pub colors: Vec<(String, [u8; 3])>,
     /// The perspective team's index.
     pub perspective: usize,
     /// The layers to write, in order, with their file stems.
@@ -100,6 +103,7 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
         )));
     }
     let (mut teams, sources, mut notes) = sources(&grid, &spec.sources, kind, spec.on_blocked)?;
+    let colors = crate::color::given(&spec.sources)?;
     let fields = match &spec.field {
         Some(field) => {
             let mut team_of = Vec::new();
@@ -140,6 +144,7 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
         grid,
         teams,
         sources,
+        colors,
         perspective,
         layers,
         upscale,
@@ -220,6 +225,11 @@ impl Scenario {
     pub fn layer_named(&self, name: &str) -> Result<LayerName, String> {
         let flood = self.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
         layer_named(&self.teams, flood, name)
+    }
+
+    /// Team `t`'s colour in pictures: the one its sources give, else the palette's.
+    pub fn team_color(&self, t: usize) -> [u8; 3] {
+        crate::color::team_color(&self.colors, t, self.teams.get(t).map_or("", String::as_str))
     }
 
     /// A library error met while propagating, pinned to the `[propagation]` table.

@@ -69,6 +69,9 @@ pub struct SourceSpec {
     /// What to do if it stands on a wall; `None`: the scenario's `on_blocked`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_blocked: Option<OnBlocked>,
+    /// The team's colour in pictures, `"#rrggbb"` (see [`color`](crate::color)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
 }
 
 /// What a source standing on a blocked cell does: refuse the scenario with an error naming
@@ -144,6 +147,11 @@ impl SourceSpec {
     /// [`Invalid`] naming the key at fault.
     pub fn validate(&self, path: &KeyPath, cell_size: f32, kind: Option<Kind>) -> Result<Source, Invalid> {
         check_team_name(&self.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
+        if let Some(text) = &self.color {
+            crate::color::parse(text).ok_or_else(|| {
+                Invalid::at(&path.key("color"), format!("expected {}, got {text:?}", crate::color::EXPECTED))
+            })?;
+        }
         let params = Params {
             rate: self.rate,
             step: self.step,
