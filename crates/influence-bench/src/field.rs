@@ -4,7 +4,8 @@
 //! * `field_index`: value queries through the field's spatial index (an R*-tree) against
 //!   brute force over every source — linear sources of radius 5–20 in a 1000 × 1000 world,
 //!   10,000 sources and 100,000 queries (`--quick`: 1,000 and 10,000). Index build time is
-//!   reported apart; the largest difference between the two answers shows they agree.
+//!   reported apart; the largest difference between the answers shows they agree. The
+//!   baseline: a plain uniform-bin grid ([`Bins`]), built and queried in the same run.
 //! * `field_vs_grid`: the field against stamped grids of several cell sizes — 1,000 linear
 //!   sources of radius 8, strengths 1–5, in a 1024 × 1024 world (`--quick`: 100 in 256 ×
 //!   256) — in memory, build time (index bulk load, or stamping), time per read (a field
@@ -20,8 +21,13 @@ use influence::glam::Vec2;
 use influence::{query, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
-use crate::kernels::best_time;
+use crate::baseline::Bins;
+use crate::kernels::{best_time, best_times};
 use crate::rng::Rng;
+
+/// The side of the baseline's bins in `field_index`, in world units: about the sources'
+/// radii (5–20), as fast as 8 and faster than 32 to query, quicker than 8 to build.
+pub const BIN: f32 = 16.0;
 
 /// Largest read error a grid may have to count as accurate as the field: 1 % of the
 /// largest strength (5).
@@ -49,6 +55,10 @@ pub struct IndexReport {
     pub index_ns_per_query: f64,
     /// One query summing every source, in ns.
     pub brute_ns_per_query: f64,
+    /// Building the baseline's uniform bins ([`Bins`], side [`BIN`]), in ns.
+    pub baseline_build_ns: f64,
+    /// One query through the baseline's bins, in ns (timed in turns with the index).
+    pub baseline_ns_per_query: f64,
     /// The largest difference between the two answers.
     pub max_difference: f32,
 }
@@ -119,22 +129,35 @@ fn index((n, queries): (usize, usize), budget: Duration) -> IndexReport {
     let points = points(&mut rng, queries, 0.0, 1000.0);
     // Includes copying the sources in, a small part of bulk loading.
     let build = best_time(&mut || drop(black_box(Field::new(sources.clone()))), budget);
+    let bins_build = best_time(&mut || drop(black_box(Bins::new(&sources, Vec2::ZERO, 1000.0, BIN))), budget);
     let field = Field::new(sources.clone());
-    let mut fast = vec![0.0; queries];
-    let indexed = best_time(&mut || read_all(&field, &points, &mut fast), budget);
+    let bins = Bins::new(&sources, Vec2::ZERO, 1000.0, BIN);
+    let (mut fast, mut binned) = (vec![0.0; queries], vec![0.0; queries]);
+    let [indexed, bins_time] = best_times(
+        [&mut || read_all(&field, &points, &mut fast), &mut || {
+            for (o, &p) in binned.iter_mut().zip(&points) {
+                *o = bins.value(p);
+            }
+            black_box(&binned);
+        }],
+        budget,
+    );
     // Brute force once: it is the slow side, and long enough to time in one go.
     let start = Instant::now();
     let slow: Vec<f32> =
         points.iter().map(|&p| sources.iter().map(|s| s.value_and_gradient_at(p).0).sum()).collect();
     let brute = start.elapsed().as_nanos() as f64;
     let max_difference = fast.iter().zip(&slow).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
+    let bins_difference = binned.iter().zip(&slow).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
     IndexReport {
         sources: n,
         queries,
         index_build_ns: build,
         index_ns_per_query: indexed / queries as f64,
         brute_ns_per_query: brute / queries as f64,
-        max_difference,
+        baseline_build_ns: bins_build,
+        baseline_ns_per_query: bins_time / queries as f64,
+        max_difference: max_difference.max(bins_difference),
     }
 }
 
@@ -216,13 +239,17 @@ pub fn table(r: &FieldReport) -> String {
     let g = &r.field_vs_grid;
     let mut out = format!(
         "field_index: {} sources, {} queries: index {:.1} ns/query (build {:.2} ms), brute force {:.1} ns/query \
-         ({:.0}× slower); answers differ by at most {:.1e}\n",
+         ({:.0}× slower); baseline uniform bins {:.1} ns/query ({:.2}× faster; build {:.2} ms); \
+         answers differ by at most {:.1e}\n",
         i.sources,
         i.queries,
         i.index_ns_per_query,
         i.index_build_ns / 1e6,
         i.brute_ns_per_query,
         i.brute_ns_per_query / i.index_ns_per_query,
+        i.baseline_ns_per_query,
+        i.baseline_ns_per_query / i.index_ns_per_query,
+        i.baseline_build_ns / 1e6,
         i.max_difference,
     );
     out += &format!(

@@ -1,18 +1,21 @@
 //! `influence bench`: nanoseconds per cell for each kernel at several map sizes, beside a
-//! straightforward reference of the same kernel (from [`reference`](mod@crate::reference))
-//! and a plain copy of the map's bytes (the memory-bandwidth floor), all measured in the
-//! same run. Speed is reported as numbers and ratios, never judged against a fixed time.
+//! straightforward reference of the same kernel (from [`reference`](mod@crate::reference)),
+//! careful hand-written code for the same job where there is one (from
+//! [`baseline`](mod@crate::baseline): the code the library must beat) and a plain copy of the
+//! map's bytes (the memory-bandwidth floor), all measured in the same run. Speed is
+//! reported as numbers and ratios, never judged against a fixed time.
 //!
-//! | kernel | fast | reference | per |
-//! | --- | --- | --- | --- |
-//! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells | `reference::stamp` | map cell |
-//! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | map cell |
-//! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | map cell |
-//! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | map cell and step |
-//! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | map cell, per solve |
-//! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | cell the fill heats |
+//! | kernel | fast | reference | baseline | per |
+//! | --- | --- | --- | --- | --- |
+//! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells, at cell corners (exact positions) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
+//! | `stamp_centred` | the same at cell centres | `reference::stamp` | `baseline::TemplateStamper` | map cell |
+//! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | — | map cell |
+//! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | `baseline::FlatStep` (no walls, one thread) | map cell |
+//! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
+//! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | `baseline::iterate_to_still`: the library's step, iterated so | map cell, per solve |
+//! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | — | cell the fill heats |
 //!
-//! Each kernel is timed in turns with the copy, so that the two see the same load on a
+//! Each kernel is timed in turns with its baseline and the copy, so that they see the same load on a
 //! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
 //!
 //! The flood's cost grows with the cells it heats, not with the map, so it is reported per
@@ -23,6 +26,7 @@ use influence::Cell;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use crate::baseline::{self, FlatStep, TemplateStamper};
 use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
@@ -38,12 +42,15 @@ pub struct Record {
     threads: usize,
     ns_per_cell: f64,
     reference_ns_per_cell: f64,
+    /// The careful hand-written baseline of the same job ([`baseline`](mod@crate::baseline)),
+    /// where the kernel has one.
+    baseline_ns_per_cell: Option<f64>,
     copy_ns_per_cell: f64,
 }
 
-/// The fast run and the reference run of one kernel, ready to be timed, and the number of
-/// cells a run's time is divided by.
-type Runs = (Box<dyn FnMut()>, Box<dyn FnMut()>, usize);
+/// The fast run, the reference run and the baseline run (if any) of one kernel, ready to be
+/// timed, and the number of cells a run's time is divided by.
+type Runs = (Box<dyn FnMut()>, Box<dyn FnMut()>, Option<Box<dyn FnMut()>>, usize);
 
 /// A kernel under test: builds, for a `size × size` map and a thread count, its [`Runs`].
 /// Kernels with `parallel` are also measured on a pool of [`PARALLEL_THREADS`] threads.
@@ -59,7 +66,8 @@ const PARALLEL_THREADS: usize = 2;
 const FUSED: usize = 16;
 
 const KERNELS: &[Kernel] = &[
-    Kernel { name: "stamp", setup: |size, _| stamp(size), parallel: false },
+    Kernel { name: "stamp", setup: |size, _| stamp(size, false), parallel: false },
+    Kernel { name: "stamp_centred", setup: |size, _| stamp(size, true), parallel: false },
     Kernel { name: "algebra", setup: |size, _| algebra(size), parallel: false },
     Kernel { name: "diffuse4", setup: |size, t| diffuse(size, Connectivity::Four, 1, t), parallel: true },
     Kernel { name: "diffuse8", setup: |size, t| diffuse(size, Connectivity::Eight, 1, t), parallel: true },
@@ -93,16 +101,28 @@ pub fn run(
         for kernel in KERNELS.iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name)) {
             let thread_counts: &[usize] = if kernel.parallel { &[1, PARALLEL_THREADS] } else { &[1] };
             for &threads in thread_counts {
-                let (mut fast, mut reference, per) = (kernel.setup)(size, threads);
+                let (mut fast, mut reference, baseline, per) = (kernel.setup)(size, threads);
                 let per = per.max(1) as f64;
-                // The kernel and the copy in turns, so that their ratio sees one load.
-                let [fast, copy] = best_times([&mut *fast, &mut copy], budget);
+                // The kernel, its baseline and the copy in turns, so that their ratios see
+                // one load.
+                let (fast, baseline, copy) = match baseline {
+                    Some(mut baseline) => {
+                        let [fast, baseline, copy] =
+                            best_times([&mut *fast, &mut *baseline, &mut copy], budget);
+                        (fast, Some(baseline), copy)
+                    }
+                    None => {
+                        let [fast, copy] = best_times([&mut *fast, &mut copy], budget);
+                        (fast, None, copy)
+                    }
+                };
                 let record = Record {
                     kernel: kernel.name,
                     size,
                     threads,
                     ns_per_cell: fast / per,
                     reference_ns_per_cell: best_time(&mut *reference, budget) / per,
+                    baseline_ns_per_cell: baseline.map(|b| b / per),
                     copy_ns_per_cell: copy / cells,
                 };
                 progress(&record);
@@ -115,8 +135,12 @@ pub fn run(
 
 /// The human-readable table line for a record.
 pub fn line(r: &Record) -> String {
+    let baseline = match r.baseline_ns_per_cell {
+        Some(b) => format!("baseline {b:>8.3} ({:>5.2}× faster)", b / r.ns_per_cell),
+        None => format!("{:<32}", "no baseline"),
+    };
     format!(
-        "{:<10} {:>5}² {} thr  {:>8.3} ns/cell   reference {:>8.3} ({:>5.1}× slower)   copy {:>6.3} ({:>4.1}× the floor)",
+        "{:<13} {:>5}² {} thr  {:>8.3} ns/cell   {baseline}   reference {:>8.3} ({:>5.1}× slower)   copy {:>6.3} ({:>4.1}× the floor)",
         r.kernel,
         r.size,
         r.threads,
@@ -158,19 +182,24 @@ pub fn best_times<const N: usize>(mut fs: [&mut dyn FnMut(); N], budget: Duratio
 }
 
 /// One source per 256 cells, radius 8 cells, at pseudo-random cell corners (off the
-/// centres, so no cached kernel applies).
-fn stamp(size: usize) -> Runs {
+/// centres, so no cached kernel applies: exact positions), or `centred` at cell centres.
+/// The baseline stamps templates at the nearest cell centre (exact only when centred).
+fn stamp(size: usize, centred: bool) -> Runs {
     let grid = Grid::new(size, size).expect("bench sizes are valid");
     let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
+    let shift = if centred { 0.5 } else { 0.0 };
     let sources: Vec<Source> = (0..(size * size / 256).max(1))
         .map(|_| {
-            let at = Vec2::new(rng.below(size) as f32, rng.below(size) as f32);
+            let at = Vec2::new(rng.below(size) as f32 + shift, rng.below(size) as f32 + shift);
             Source::new(at, 1.0, Falloff::Linear, 8.0).expect("finite")
         })
         .collect();
     let (g2, s2) = (grid.clone(), sources.clone());
-    let (mut layer, mut layer2) = (Layer::for_space(&grid), Layer::for_space(&grid));
+    let (g3, s3) = (grid.clone(), sources.clone());
+    let (mut layer, mut layer2, mut layer3) =
+        (Layer::for_space(&grid), Layer::for_space(&grid), Layer::for_space(&grid));
     let mut stamper = Stamper::new();
+    let mut templates = TemplateStamper::default();
     (
         Box::new(move || {
             layer.fill(0.0);
@@ -182,6 +211,11 @@ fn stamp(size: usize) -> Runs {
             reference::stamp(&g2, &mut layer2, &s2);
             black_box(&layer2);
         }),
+        Some(Box::new(move || {
+            layer3.fill(0.0);
+            templates.stamp_all(&g3, &mut layer3, &s3);
+            black_box(&layer3);
+        })),
         size * size,
     )
 }
@@ -201,6 +235,7 @@ fn algebra(size: usize) -> Runs {
         Box::new(move || {
             black_box(reference::analysis(r2.values(), b2.values()));
         }),
+        None,
         cells,
     )
 }
@@ -243,6 +278,9 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
         DiffusionReference { map: p.values().values().to_vec(), buffer: p.values().values().to_vec() };
     let (g2, s2) = (grid.clone(), seeds.clone());
     let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+    // The baseline: the same values on a map without walls, one thread.
+    let eight = connectivity == Connectivity::Eight;
+    let mut flat = FlatStep::new(size, size, p.values().values().to_vec(), &d, eight);
     (
         Box::new(move || {
             // One thread runs on the caller's: a hop into a pool would cost microseconds.
@@ -263,6 +301,12 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
             }
             black_box(&r.buffer);
         }),
+        Some(Box::new(move || {
+            for _ in 0..steps {
+                flat.step();
+            }
+            black_box(flat.values());
+        })),
         n,
     )
 }
@@ -278,6 +322,8 @@ fn steady(size: usize) -> Runs {
     let mut out = Layer::for_space(&grid);
     let g2 = grid.clone();
     let s2 = seeds.clone();
+    let (g3, s3) = (grid.clone(), seeds.clone());
+    let (mut p, mut previous) = (Propagator::new(&grid, d), Vec::new());
     (
         Box::new(move || {
             solver.solve(&grid, &d, &seeds, &mut out).expect("set seeds have a steady state");
@@ -286,6 +332,9 @@ fn steady(size: usize) -> Runs {
         Box::new(move || {
             black_box(reference::iterate_until_still(&g2, &d, &s2));
         }),
+        Some(Box::new(move || {
+            black_box(baseline::iterate_to_still(&g3, &d, &s3, &mut p, &mut previous, 100_000));
+        })),
         n,
     )
 }
@@ -310,6 +359,7 @@ fn flood(size: usize) -> Runs {
         Box::new(move || {
             black_box(reference::plain_flood(&g2, start, Vec3::X, &chase));
         }),
+        None,
         heated,
     )
 }

@@ -6,8 +6,9 @@ mod common;
 use common::{influence, influence_ok};
 
 /// Each kernel with the thread counts it is measured at, in the documented order.
-const KERNELS: [(&str, u64); 12] = [
+const KERNELS: [(&str, u64); 13] = [
     ("stamp", 1),
+    ("stamp_centred", 1),
     ("algebra", 1),
     ("diffuse4", 1),
     ("diffuse4", 2),
@@ -30,11 +31,20 @@ fn json_records_name_every_kernel_with_positive_numbers() {
     assert_eq!(names, KERNELS);
     for r in &records {
         let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys.len(), 6, "{r}");
+        assert_eq!(keys.len(), 7, "{r}");
         assert_eq!(r["size"], 64);
         for key in ["ns_per_cell", "reference_ns_per_cell", "copy_ns_per_cell"] {
             let v = r[key].as_f64().unwrap();
             assert!(v.is_finite() && v > 0.0, "{key} of {r}");
+        }
+        // A baseline wherever careful hand-written code does the same job.
+        let kernel = r["kernel"].as_str().unwrap();
+        let baseline = &r["baseline_ns_per_cell"];
+        if ["algebra", "flood"].contains(&kernel) {
+            assert!(baseline.is_null(), "{r}");
+        } else {
+            let v = baseline.as_f64().unwrap();
+            assert!(v.is_finite() && v > 0.0, "baseline of {r}");
         }
     }
 }
@@ -59,7 +69,13 @@ fn field_comparisons_report_agreement_memory_and_error() {
     let r: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let index = &r["field_index"];
     assert_eq!((index["sources"].as_u64(), index["queries"].as_u64()), (Some(1_000), Some(10_000)));
-    for key in ["index_build_ns", "index_ns_per_query", "brute_ns_per_query"] {
+    for key in [
+        "index_build_ns",
+        "index_ns_per_query",
+        "brute_ns_per_query",
+        "baseline_build_ns",
+        "baseline_ns_per_query",
+    ] {
         let v = index[key].as_f64().unwrap();
         assert!(v.is_finite() && v > 0.0, "{key}: {v}");
     }
