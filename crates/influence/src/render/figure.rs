@@ -33,9 +33,11 @@
 use ab_glyph::{point, Font, FontRef, PxScale, ScaleFont};
 use glam::Vec2;
 
-use super::{prepare, RgbImage, Scale, MAX_UPSCALE, OBSTACLE_COLOR};
+pub use super::image::faded;
+use super::image::{check_map, paint_map, Paint};
+use super::{prepare, RgbImage, Scale};
 use crate::error::finite;
-use crate::{Cell, Error, Grid, Layer, Space, MAX_CELLS};
+use crate::{Cell, Error, Grid, Layer, MAX_CELLS};
 
 /// `DejaVu` Sans Mono 2.37 (Bitstream Vera licence: `fonts/LICENSE` in the crate).
 static FONT: &[u8] = include_bytes!("../../fonts/DejaVuSansMono.ttf");
@@ -201,32 +203,14 @@ struct Layout {
 /// exist.
 pub fn render_figure(grid: &Grid, layer: &Layer, figure: &Figure) -> Result<RgbImage, Error> {
     let scale = prepare(grid, layer, figure.scale, figure.front.as_deref())?;
-    let s = figure.upscale;
-    if !(1..=MAX_UPSCALE).contains(&s) {
-        return Err(Error::BadNumber {
-            what: "upscale",
-            expected: "an integer in 1..=64",
-            value: f64::from(s),
-        });
-    }
+    let cells = figure.routes.iter().flatten().chain(&figure.last_seen).chain(&figure.predicted);
+    let (mw, mh) = check_map(grid, figure.upscale, cells)?;
     for (at, team) in &figure.markers {
         finite("marker x", at.x)?;
         finite("marker y", at.y)?;
         if *team >= figure.teams.len() {
             return Err(Error::OutOfBounds { index: *team, len: figure.teams.len() });
         }
-    }
-    let cells = figure.routes.iter().flatten().chain(&figure.last_seen).chain(&figure.predicted);
-    if let Some(&bad) = cells.into_iter().find(|&&i| i >= grid.len()) {
-        return Err(Error::OutOfBounds { index: bad, len: grid.len() });
-    }
-    let (mw, mh) = (grid.width() * s as usize, grid.height() * s as usize);
-    if mw.checked_mul(mh).is_none_or(|n| n > MAX_CELLS) {
-        return Err(Error::BadSize {
-            width: mw,
-            height: mh,
-            reason: "the image would have more than 2^28 pixels",
-        });
     }
     let font = FontRef::try_from_slice(FONT).map_err(|_| Error::BadSize {
         width: 0,
@@ -259,11 +243,6 @@ pub fn render_figure(grid: &Grid, layer: &Layer, figure: &Figure) -> Result<RgbI
     Ok(image)
 }
 
-/// A colour washed out towards white: what a [`Figure::faint`] background shows.
-pub fn faded(c: [u8; 3]) -> [u8; 3] {
-    c.map(|v| 255 - ((255 - u16::from(v)) * 3 / 10) as u8)
-}
-
 /// The map at `(ox, oy)`: cells, the front line, routes, chase marks, then markers.
 fn draw_map(
     image: &mut RgbImage,
@@ -273,36 +252,21 @@ fn draw_map(
     f: &Figure,
     (ox, oy): (i64, i64),
 ) {
+    let paint = Paint {
+        scale,
+        upscale: f.upscale,
+        obstacles: true,
+        front: f.front.as_deref(),
+        front_color: FRONT_COLOR,
+        faint: f.faint,
+        routes: &f.routes,
+    };
+    paint_map(image, (ox, oy), grid, layer, &paint);
     let s = i64::from(f.upscale);
-    let front = f.front.as_deref();
-    for i in 0..grid.len() {
-        let c = if grid.blocked()[i] {
-            OBSTACLE_COLOR
-        } else if front.is_some_and(|m| m[i]) {
-            FRONT_COLOR
-        } else if f.faint {
-            faded(scale.color(layer[i]))
-        } else {
-            scale.color(layer[i])
-        };
-        let Cell { x, y } = grid.cell(i);
-        let (x0, y0) = (ox + x as i64 * s, oy + y as i64 * s);
-        for py in y0..y0 + s {
-            for px in x0..x0 + s {
-                image.put(px, py, c);
-            }
-        }
-    }
     let centre = |i: usize| {
         let Cell { x, y } = grid.cell(i);
         (ox + x as i64 * s + s / 2, oy + y as i64 * s + s / 2)
     };
-    let thick = (s / 3).max(1);
-    for (w, color) in [(thick + 2, [255, 255, 255]), (thick, INK)] {
-        for step in f.routes.iter().flat_map(|r| r.windows(2)) {
-            image.line(centre(step[0]), centre(step[1]), w, color);
-        }
-    }
     let mark_r = (1.5 * s as f32).clamp(7.0, 14.0);
     if let Some(i) = f.last_seen {
         let (cx, cy) = centre(i);
