@@ -2,7 +2,7 @@
 //! parameters (checked in [`falloff`](crate::falloff)), distance and mode.
 
 use influence::glam::Vec2;
-use influence::{Grid, Metric, Mode, Source};
+use influence::{Cell, Grid, Metric, Mode, Source};
 use serde::{Deserialize, Serialize};
 
 pub use crate::falloff::FalloffKind;
@@ -106,25 +106,27 @@ impl SourceSpec {
         let mut source = self.validate(path, grid.cell_size(), kind)?;
         let at = source.position();
         let name = if path.is_empty() { "the source".to_owned() } else { path.to_string() };
-        // A point, or walking distance, starts from the source's own cell: off the map it
-        // has none.
-        let from_own_cell =
-            source.metric() == Metric::Path || matches!(source.falloff(), influence::Falloff::Point);
-        let cell = grid.cell_at(at);
-        let place = match cell {
-            Some(c) if !grid.is_blocked(c) => return Ok((source, None)),
-            None if !from_own_cell => {
-                let note = format!("{name} at {} is outside the map; it reaches only cells within its radius", pair(at));
+        let (cell, nearest) = match source.check_placement(grid) {
+            Ok(()) if grid.cell_at(at).is_some() => return Ok((source, None)),
+            Ok(()) => {
+                let note = format!(
+                    "{name} at {} is outside the map; it reaches only cells within its radius",
+                    pair(at)
+                );
                 return Ok((source, Some(note)));
             }
-            Some(c) => format!("is on blocked cell ({}, {})", c.x, c.y),
+            Err(influence::Error::Unplaced { cell, nearest, .. }) => (cell, nearest),
+            Err(e) => return Err(Invalid::at(&path.key("at"), e)),
+        };
+        let place = match cell {
+            Some([x, y]) => format!("is on blocked cell ({x}, {y})"),
             None => "is outside the map, and a point or walking-distance source needs a walkable cell to start from"
                 .to_owned(),
         };
         let here = format!("{name} (team {:?}) at {} {place}", self.team, pair(at));
-        let nearest = grid.nearest_walkable(at).ok_or_else(|| {
+        let nearest = Cell::from(nearest.ok_or_else(|| {
             Invalid::at(&path.key("at"), format!("{here}, and no cell of the map is walkable"))
-        })?;
+        })?);
         let centre = grid.center(nearest);
         let there = format!("({}, {}), centre {}", nearest.x, nearest.y, pair(centre));
         match self.on_blocked.or(scenario_on_blocked).unwrap_or_default() {

@@ -77,11 +77,11 @@ pub enum Error {
         /// The cell's index.
         index: usize,
     },
-    /// A source that could not be placed, so nothing was stamped: it stands on a blocked
+    /// A source that could not be placed, so nothing was stamped
+    /// ([`Source::check_placement`](crate::Source::check_placement)): it stands on a blocked
     /// cell, or (a point, or walking distance, which start from the source's own cell) on
     /// no walkable cell at all. On a grid `cell` is the blocked cell `[x, y]` (`None` outside
-    /// the grid) and `nearest` the walkable cell nearest to the source
-    /// ([`Grid::nearest_walkable`](crate::Grid::nearest_walkable)), where it could stand
+    /// the grid) and `nearest` the walkable cell nearest to the source, where it could stand
     /// instead; each converts into a [`Cell`](crate::Cell).
     #[error("the source at ({x}, {y}) {}{}", on_cell(*.cell), nearest_cell(*.nearest))]
     Unplaced {

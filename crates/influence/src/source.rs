@@ -4,6 +4,7 @@ use glam::Vec2;
 
 use crate::error::{finite, positive, Error};
 use crate::falloff::Falloff;
+use crate::space::{Grid, Space};
 
 /// How distance from a source to a cell is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -255,6 +256,59 @@ impl Source {
     /// ```
     pub fn mode(&self) -> Mode {
         self.mode.unwrap_or(Mode::Add)
+    }
+
+    /// Whether [`Stamper::stamp`](crate::Stamper::stamp) can place the source in `space`,
+    /// without stamping it. It cannot — [`Error::Unplaced`] — when it stands on a blocked
+    /// grid cell, or when it is a point or measures walking distance (which start from the
+    /// source's own cell) and no walkable cell holds it: off a grid, or a graph with no
+    /// walkable node. A straight-line source off a grid is placed: it reaches the cells
+    /// within its radius. On a grid the error names the blocked cell and the walkable cell
+    /// nearest to the source, where it could stand instead.
+    ///
+    /// ```
+    /// use influence::{Cell, Error, Falloff, Grid, Metric, Source, glam::Vec2};
+    /// let grid = Grid::from_rows(&["@@@@.", "@@@@@", "....."])?;
+    /// let unit = Source::new(grid.center(Cell::new(1, 0)), 1.0, Falloff::Linear, 3.0)?;
+    /// let refused = unit.check_placement(&grid);
+    /// assert!(matches!(refused, Err(Error::Unplaced { cell: Some([1, 0]), nearest: Some([1, 2]), .. })));
+    /// let off_map = Source::new(Vec2::new(9.0, -3.0), 1.0, Falloff::Linear, 3.0)?;
+    /// assert!(off_map.check_placement(&grid).is_ok()); // it reaches in
+    /// let walking = off_map.with_metric(Metric::Path);
+    /// assert!(matches!(walking.check_placement(&grid), Err(Error::Unplaced { cell: None, nearest: Some([4, 0]), .. })));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unplaced`], as above.
+    pub fn check_placement<S: Space>(&self, space: &S) -> Result<(), Error> {
+        self.start_cell(space).map(|_| ())
+    }
+
+    /// The placement rule of [`check_placement`](Self::check_placement), which stamping
+    /// follows too: the cell a point or walking-distance source starts from, or `None` for a
+    /// straight-line source, which needs none.
+    pub(crate) fn start_cell<S: Space>(&self, space: &S) -> Result<Option<usize>, Error> {
+        let grid = space.as_grid();
+        if grid.is_some_and(|g| g.cell_at(self.position).is_some_and(|c| g.is_blocked(c))) {
+            return Err(self.unplaced(grid));
+        }
+        if !(matches!(self.falloff, Falloff::Point) || self.metric == Metric::Path) {
+            return Ok(None);
+        }
+        space.locate(self.position.extend(self.height)).map(Some).ok_or_else(|| self.unplaced(grid))
+    }
+
+    /// Why the source has no place: on a grid, the blocked cell it stands on (if any) and
+    /// the walkable cell nearest to it.
+    fn unplaced(&self, grid: Option<&Grid>) -> Error {
+        let p = self.position;
+        Error::Unplaced {
+            x: p.x,
+            y: p.y,
+            cell: grid.and_then(|g| g.cell_at(p)).map(Into::into),
+            nearest: grid.and_then(|g| g.nearest_walkable(p)).map(Into::into),
+        }
     }
 
     /// The mode it seeds a propagation with: see [`mode`](Self::mode).

@@ -254,18 +254,11 @@ impl Grid {
     }
 
     /// The walkable cell whose centre is nearest to world point `p` (ties to the lower row,
-    /// then the lower column), or `None` if every cell is blocked or `p` is not finite. It
-    /// searches outwards in square rings from the cell nearest `p`, so it costs about the
+    /// then the lower column), or `None` if every cell is blocked or `p` is not finite: where
+    /// a source refused on a wall could stand ([`Source::check_placement`](crate::Source::check_placement)).
+    /// It searches outwards in square rings from the cell nearest `p`, so it costs about the
     /// number of cells closer than the answer.
-    ///
-    /// ```
-    /// use influence::{Cell, Grid, glam::Vec2};
-    /// let grid = Grid::from_rows(&["@@@@.", "@@@@@", "....."])?;
-    /// assert_eq!(grid.nearest_walkable(grid.center(Cell::new(1, 0))), Some(Cell::new(1, 2)));
-    /// assert_eq!(grid.nearest_walkable(Vec2::new(9.0, -3.0)), Some(Cell::new(4, 0)));
-    /// # Ok::<(), influence::Error>(())
-    /// ```
-    pub fn nearest_walkable(&self, p: Vec2) -> Option<Cell> {
+    pub(crate) fn nearest_walkable(&self, p: Vec2) -> Option<Cell> {
         if !p.is_finite() {
             return None;
         }
@@ -440,6 +433,21 @@ impl Space for Grid {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_nearest_walkable_cell_is_found_from_inside_and_outside_the_grid() {
+        use super::{Cell, Grid};
+        use glam::Vec2;
+        let grid = Grid::from_rows(&["@@@@.", "@@@@@", "....."]).unwrap();
+        assert_eq!(grid.nearest_walkable(grid.center(Cell::new(1, 0))), Some(Cell::new(1, 2)));
+        assert_eq!(grid.nearest_walkable(Vec2::new(9.0, -3.0)), Some(Cell::new(4, 0)));
+        assert_eq!(grid.nearest_walkable(grid.center(Cell::new(0, 2))), Some(Cell::new(0, 2)));
+        // Equally near: the lower row wins, then the lower column.
+        let tie = Grid::from_rows(&["@@@.", "@@@@", "...."]).unwrap();
+        assert_eq!(tie.nearest_walkable(tie.center(Cell::new(1, 0))), Some(Cell::new(3, 0)));
+        assert_eq!(Grid::from_rows(&["@@"]).unwrap().nearest_walkable(Vec2::ZERO), None);
+        assert_eq!(grid.nearest_walkable(Vec2::NAN), None);
+    }
+
     #[test]
     fn free_bits_follow_every_change_of_the_flags() {
         for w in [1, 63, 64, 65, 130] {

@@ -191,10 +191,10 @@ impl Stamper {
     /// grid path (kernels, row loops); anywhere else as `stamp/space.rs` describes, with
     /// distances from the source's position lifted to its [height](Source::height).
     ///
-    /// A source is never dropped silently: one that stands on a blocked grid cell, or a
-    /// point or walking-distance source with no walkable cell under it (off the grid), is
-    /// refused with [`Error::Unplaced`], which names the walkable cell nearest to it. A
-    /// straight-line source off the grid is stamped: it reaches the cells within its radius.
+    /// A source is never dropped silently: one that [`Source::check_placement`] refuses — on
+    /// a blocked grid cell, or a point or walking-distance source with no walkable cell
+    /// under it — is refused here with the same [`Error::Unplaced`], which names the
+    /// walkable cell nearest to it.
     ///
     /// ```
     /// use influence::{space::Graph, Falloff, Layer, Metric, Source, Stamper, glam::{Vec2, Vec3}};
@@ -226,27 +226,18 @@ impl Stamper {
     /// If `layer` was not made for `space` (different length).
     pub fn stamp<S: Space>(&mut self, space: &S, layer: &mut Layer, source: &Source) -> Result<(), Error> {
         assert_eq!(layer.len(), space.len(), "layer was not made for this space");
+        let start = source.start_cell(space)?;
         match space.as_grid() {
-            Some(grid) => {
-                if grid.cell_at(source.position()).is_some_and(|c| grid.is_blocked(c)) {
-                    return Err(space::unplaced(grid, source));
-                }
-                if source.height() == 0.0 {
-                    self.stamp_grid(grid, layer, source)
-                } else {
-                    self.stamp_located(grid, layer, source)
-                }
-            }
-            None => self.stamp_located(space, layer, source),
+            Some(grid) if start.is_none() && source.height() == 0.0 => self.stamp_grid(grid, layer, source),
+            _ => self.stamp_located(space, layer, source, start),
         }
+        Ok(())
     }
 
-    /// The grid path: a cached kernel or direct evaluation, row by row. A point and a path
-    /// sweep are the same on a grid as on any space (`stamp_located`).
-    fn stamp_grid(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) -> Result<(), Error> {
-        if matches!(source.falloff(), Falloff::Point) || source.metric() == Metric::Path {
-            return self.stamp_located(grid, layer, source);
-        }
+    /// The grid path for a straight-line source: a cached kernel or direct evaluation, row
+    /// by row. (A point and a path sweep are the same on a grid as on any space:
+    /// `stamp_located`.)
+    fn stamp_grid(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) {
         let at = Placement::of(grid, source);
         if let Some(kernel) = self.kernel_for(grid, source, at) {
             for row in &kernel.rows {
@@ -256,7 +247,6 @@ impl Stamper {
         } else {
             self.stamp_direct(grid, layer, source, at);
         }
-        Ok(())
     }
 
     /// Evaluates a source cell by cell, with the metric, the mode and (for the common

@@ -23,7 +23,6 @@
 use glam::Vec3;
 
 use super::Stamper;
-use crate::error::Error;
 use crate::falloff::Falloff;
 use crate::layer::Layer;
 use crate::source::{Metric, Source};
@@ -31,32 +30,28 @@ use crate::space::Space;
 
 impl Stamper {
     /// Stamps `source`, standing at its position lifted to its height, into `layer` of any
-    /// [`Space`], as the module documentation describes.
-    ///
-    /// # Errors
-    /// [`Error::Unplaced`] for a point or walking-distance source that no walkable cell holds
-    /// (nothing is written then).
+    /// [`Space`], as the module documentation describes. `start` is the cell a point or
+    /// walking-distance source starts from ([`Source::start_cell`]); `None` for the
+    /// straight metrics.
     pub(super) fn stamp_located<L: Space>(
         &mut self,
         space: &L,
         layer: &mut Layer,
         source: &Source,
-    ) -> Result<(), Error> {
+        start: Option<usize>,
+    ) {
         let at = source.position().extend(source.height());
-        let (mode, radius) = (source.mode(), source.radius());
+        let (mode, radius, metric) = (source.mode(), source.radius(), source.metric());
         let values = layer.values_mut();
-        if matches!(source.falloff(), Falloff::Point) {
-            let i = space.locate(at).ok_or_else(|| unplaced(space, source))?;
-            values[i] = mode.apply(values[i], source.strength());
-            return Ok(());
-        }
-        let metric = source.metric();
-        if metric == Metric::Path {
-            let start = space.locate(at).ok_or_else(|| unplaced(space, source))?;
-            self.paths.sweep(space, &[(start, 0.0)], radius, |i, d| {
-                values[i] = mode.apply(values[i], source.value_at(d));
-            });
-            return Ok(());
+        if let Some(start) = start {
+            if matches!(source.falloff(), Falloff::Point) {
+                values[start] = mode.apply(values[start], source.strength());
+            } else {
+                self.paths.sweep(space, &[(start, 0.0)], radius, |i, d| {
+                    values[i] = mode.apply(values[i], source.value_at(d));
+                });
+            }
+            return;
         }
         // Every straight metric is at least the Euclidean distance, so the ball holds the footprint.
         space.for_each_within(at, radius, |i| {
@@ -65,20 +60,6 @@ impl Stamper {
                 values[i] = mode.apply(values[i], source.value_at(d));
             }
         });
-        Ok(())
-    }
-}
-
-/// Why `source` has no place in `space`: on a grid, the blocked cell it stands on (if any)
-/// and the walkable cell nearest to it.
-pub(super) fn unplaced<L: Space>(space: &L, source: &Source) -> Error {
-    let p = source.position();
-    let grid = space.as_grid();
-    Error::Unplaced {
-        x: p.x,
-        y: p.y,
-        cell: grid.and_then(|g| g.cell_at(p)).map(Into::into),
-        nearest: grid.and_then(|g| g.nearest_walkable(p)).map(Into::into),
     }
 }
 
@@ -113,7 +94,7 @@ mod tests {
                         .with_metric(metric)
                         .with_mode(mode);
                     Stamper::new().stamp(&grid, &mut a, &src).unwrap();
-                    Stamper::new().stamp_located(&grid, &mut b, &src).unwrap();
+                    Stamper::new().stamp_located(&grid, &mut b, &src, src.start_cell(&grid).unwrap());
                 }
                 if metric == Metric::Path {
                     assert_eq!(a, b, "{metric:?} {mode:?}");
@@ -132,7 +113,7 @@ mod tests {
         let mut layer = Layer::for_space(&grid);
         let mut stamper = Stamper::new();
         let src = Source::new(grid.center(Cell::new(2, 1)), 3.0, Falloff::Point, 1.0).unwrap();
-        stamper.stamp_located(&grid, &mut layer, &src).unwrap();
+        stamper.stamp(&grid, &mut layer, &src).unwrap();
         assert_eq!(layer[5], 3.0);
         let wall = Source::new(grid.center(Cell::new(1, 1)), 3.0, Falloff::Point, 1.0).unwrap();
         assert!(stamper.stamp(&grid, &mut layer, &wall).is_err());
