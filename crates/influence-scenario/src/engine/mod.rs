@@ -567,11 +567,12 @@ impl Run {
     /// strongest source.
     fn first_overflow(&self) -> Option<Located> {
         let s = &self.scenario;
-        let teams =
-            (0..self.teams.len()).map(|t| (s.teams[t].clone(), team_layer(&self.teams, &self.shown, t)));
-        let compounds = Compound::ALL.into_iter().map(|c| (crate::vocab::name_of(&c), c.of(&self.analysis)));
-        let (name, layer) =
+        // Checked after every change of the layers, so names are made only for a failure.
+        let teams = (0..self.teams.len()).map(|t| (Ok(t), team_layer(&self.teams, &self.shown, t)));
+        let compounds = Compound::ALL.into_iter().map(|c| (Err(c), c.of(&self.analysis)));
+        let (which, layer) =
             teams.chain(compounds).find(|(_, l)| !l.values().iter().all(|v| v.is_finite()))?;
+        let name = which.map_or_else(|c| crate::vocab::name_of(&c), |t| s.teams[t].clone());
         let i = layer.values().iter().position(|v| !v.is_finite())?;
         let cell = s.grid.cell(i);
         let strongest = s
@@ -681,7 +682,9 @@ impl<'a> View<'a> {
         self.run.path_layers.get(i).is_some_and(Option::is_some)
     }
 
-    /// A problem met computing the layers (those it concerns are zero meanwhile).
+    /// A problem met computing the layers: a team's layer the library refused (zero
+    /// meanwhile; [`Problem::Run`]), or a layer that overflowed to a value that is not
+    /// finite ([`Problem::Value`]), which no output may carry.
     pub fn error(&self) -> Option<&'a Located> {
         let run = self.run;
         run.teams.iter().find_map(Team::error).or(run.flood_error.as_ref()).or(run.overflow.as_ref())
