@@ -374,9 +374,11 @@ impl Run {
         if let Some(Method::Flood { last_seen, .. }) = s.propagation.map(|p| p.method) {
             open.push(grid.cell(last_seen));
         }
+        // Sorted, so that a long stroke of walls looks each cell up in O(log n).
+        open.sort_unstable();
         let mut changed = false;
         for &(x, y) in cells {
-            if blocked && open.contains(&Cell::new(x, y)) {
+            if blocked && open.binary_search(&Cell::new(x, y)).is_ok() {
                 continue;
             }
             if self.scenario.grid.is_blocked(Cell::new(x, y)) != blocked {
