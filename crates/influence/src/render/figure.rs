@@ -160,7 +160,7 @@ pub struct Figure {
     pub last_seen: Option<usize>,
     /// The chase's predicted cell: a pink cross-hair.
     pub predicted: Option<usize>,
-    /// Pixels per cell side, `1..=`[`MAX_UPSCALE`].
+    /// Pixels per cell side, `1..=`[`MAX_UPSCALE`](super::MAX_UPSCALE).
     pub upscale: u32,
 }
 
