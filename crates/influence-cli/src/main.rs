@@ -34,6 +34,10 @@ struct Cli {
     /// No progress bars (they are drawn only on a terminal, for work over a second).
     #[arg(long, short, global = true)]
     quiet: bool,
+    /// The most memory a scenario may need (estimated before its layers are allocated):
+    /// bytes, or a size such as 8G or 512M. The default is half the machine's memory.
+    #[arg(long, global = true, value_name = "SIZE", value_parser = influence_scenario::memory::parse_size)]
+    memory_budget: Option<u64>,
     #[command(subcommand)]
     command: Command,
 }
@@ -149,6 +153,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     progress::set_quiet(cli.quiet);
+    influence_scenario::memory::set_budget(cli.memory_budget.unwrap_or(0));
     match execute(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

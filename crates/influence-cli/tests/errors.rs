@@ -35,18 +35,23 @@ fn render_in(dir: &Path, text: &str) -> (Option<i32>, String) {
     (out.status.code(), String::from_utf8(out.stderr).unwrap())
 }
 
-/// Asserts that each scenario fails with code 2 and `scenario.toml:<line>: <key>: ...<fragment>...`.
+/// Asserts that each scenario fails with code 2 and `scenario.toml:<line>:<column>: <key>: ...<fragment>...`.
 fn check(cases: &[(&str, usize, &str, &str)]) {
     for (text, line, key, fragment) in cases {
         let dir = tempfile::tempdir().unwrap();
         let (code, stderr) = render_in(dir.path(), text);
         assert_eq!(code, Some(2), "{key}: {stderr}");
-        let place = if key.is_empty() {
-            format!("scenario.toml:{line}: ")
-        } else {
-            format!("scenario.toml:{line}: {key}: ")
-        };
-        assert!(stderr.contains(&place), "expected {place:?} in:\n{stderr}");
+        // `scenario.toml:line:column: key: message`
+        let line_at = format!("scenario.toml:{line}:");
+        let rest = stderr
+            .split_once(&line_at)
+            .map(|(_, r)| r)
+            .unwrap_or_else(|| panic!("no {line_at:?} in:\n{stderr}"));
+        let after_column = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        assert!(rest.len() > after_column.len(), "no column after {line_at:?} in:\n{stderr}");
+        if !key.is_empty() {
+            assert!(after_column.starts_with(&format!(": {key}: ")), "expected key {key:?} in:\n{stderr}");
+        }
         assert!(stderr.contains(fragment), "expected {fragment:?} in:\n{stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
@@ -65,7 +70,12 @@ fn syntax_and_unknown_keys() {
         (&edit("width = 8", "widht = 8"), 2, "map.widht", "unknown key `widht`; did you mean `width`?"),
         (&edit("strength = 5", "strenght = 5"), 8, "source[0].strenght", "did you mean `strength`?"),
         (&format!("{BASE}\n[output]\nlayer = [\"red\"]\n"), 13, "output.layer", "did you mean `layers`?"),
-        (&edit("strength = 5", "strength = \"strong\""), 8, "source[0].strength", "invalid type"),
+        (
+            &edit("strength = 5", "strength = \"strong\""),
+            8,
+            "source[0].strength",
+            "expected a number, got the string \"strong\"",
+        ),
         (
             &edit("falloff = \"linear\"", "falloff = \"cubic\""),
             9,
@@ -93,10 +103,20 @@ fn numbers_must_be_finite() {
     check(&[
         (&edit("strength = 5", "strength = nan"), 8, "source[0].strength", "finite"),
         (&edit("at = [1, 1]", "at = [1, -inf]"), 7, "source[0].at[1]", "finite"),
-        (&edit("radius = 4", "radius = 1e39"), 10, "source[0].radius", "finite 32-bit"),
+        (
+            &edit("radius = 4", "radius = 1e39"),
+            10,
+            "source[0].radius",
+            "expected a finite number within ±3.4e38 (32 bits), got 1e39",
+        ),
         (&edit("height = 4", "height = 4\ncell_size = inf"), 4, "map.cell_size", "finite"),
-        (&edit("radius = 4", "radius = 0"), 10, "source[0].radius", "radius must be finite and > 0"),
-        (&edit("height = 4", "height = 4\ncell_size = -1"), 4, "map.cell_size", "> 0"),
+        (
+            &edit("radius = 4", "radius = 0"),
+            10,
+            "source[0].radius",
+            "radius must be a finite number greater than 0, got 0",
+        ),
+        (&edit("height = 4", "height = 4\ncell_size = -1"), 4, "map.cell_size", "greater than 0"),
     ]);
 }
 
@@ -106,7 +126,12 @@ fn maps() {
     let bad_char = "height = 4\nrows = [\"........\", \"...%....\", \"........\", \"........\"]";
     check(&[
         (&edit("width = 8", "width = 0"), 2, "map.width", "both sides must be at least 1 cell"),
-        (&edit("width = 8\nheight = 4", "width = 20000\nheight = 20000"), 2, "map.width", "MAX_CELLS"),
+        (
+            &edit("width = 8\nheight = 4", "width = 20000\nheight = 20000"),
+            2,
+            "map.width",
+            "more than 268,435,456 (2^28) cells",
+        ),
         (&edit("height = 4", rows), 4, "map.rows[1]", "row has 7 cells, but width is 8"),
         (&edit("height = 4", bad_char), 4, "map.rows[1]", "unknown map character '%'"),
         (
@@ -142,14 +167,14 @@ fn falloff_parameters() {
             &edit("falloff = \"linear\"", &format!("{gaussian}\nsigma = -1")),
             10,
             "source[0].sigma",
-            "sigma must be finite and > 0, got",
+            "sigma must be a finite number greater than 0, got",
         ),
         (&format!("{BASE}power = 2\n"), 11, "source[0].power", "not a parameter of falloff \"linear\""),
         (
             &edit("falloff = \"linear\"", "falloff = \"exponential\"\nrate = -0.5"),
             10,
             "source[0].rate",
-            ">= 0",
+            "0 or more",
         ),
         (&edit("radius = 4", ""), 5, "source[0].radius", "required for falloff \"linear\""),
         (&edit("falloff = \"linear\"", "falloff = \"band\""), 9, "source[0].falloff", "exactly one of"),
@@ -184,7 +209,7 @@ fn falloff_parameters() {
             ),
             11,
             "source[0].accuracy_end",
-            "accuracy_end must be >= full (5), got 3",
+            "accuracy_end must be at least full (5), got 3",
         ),
         (
             &edit(
@@ -193,7 +218,7 @@ fn falloff_parameters() {
             ),
             12,
             "source[0].accuracy",
-            "accuracy must be within [-1, 1], got 1.5",
+            "accuracy must be a number from -1 to 1, got 1.5",
         ),
         (
             &edit("falloff = \"linear\"", "falloff = \"band\"\npoints = [[2, 1], [1, 0]]"),
@@ -271,8 +296,18 @@ fn propagation_parameters() {
             "propagation.kind",
             "unknown kind \"spread\"; one of `diffuse`, `steady` or `flood`",
         ),
-        (&propagation(&format!("{diffuse}\nmomentum = 1.5")), 16, "propagation.momentum", "in [0, 1]"),
-        (&propagation(&format!("{diffuse}\nmomentum = -0.1")), 16, "propagation.momentum", "in [0, 1]"),
+        (
+            &propagation(&format!("{diffuse}\nmomentum = 1.5")),
+            16,
+            "propagation.momentum",
+            "a number from 0 to 1",
+        ),
+        (
+            &propagation(&format!("{diffuse}\nmomentum = -0.1")),
+            16,
+            "propagation.momentum",
+            "a number from 0 to 1",
+        ),
         (
             &propagation("kind = \"diffuse\"\ndecay = -0.5\nsteps = 3"),
             14,
@@ -301,7 +336,7 @@ fn propagation_parameters() {
             &propagation("kind = \"diffuse\"\ndecay = 0.5\nsteps = -2"),
             15,
             "propagation.steps",
-            "invalid value",
+            "expected a whole number from 1 to 1,000,000, got -2",
         ),
         (&propagation("kind = \"diffuse\"\ndecay = 0.5"), 12, "propagation.steps", "needs `steps`"),
         (
@@ -457,10 +492,15 @@ fn field_sources() {
             &field("", &ok.replace("\"linear\"", "\"gaussian\"\nsigma = -2")),
             20,
             "field.source[0].sigma",
-            "sigma must be finite and > 0, got",
+            "sigma must be a finite number greater than 0, got",
         ),
         (&field("", &ok.replace("radius = 3", "radius = 0")), 18, "field.source[0].radius", "radius"),
-        (&field("", &ok.replace("radius = 3\n", "")), 14, "field.source[0]", "missing field `radius`"),
+        (
+            &field("", &ok.replace("radius = 3\n", "")),
+            14,
+            "field.source[0]",
+            "missing the required key `radius`",
+        ),
         (&field("", &ok.replace("\"blue\"", "\"tension\"")), 15, "field.source[0].team", "compound layer"),
         (&field("", &format!("{ok}\nmode = \"set\"")), 20, "field.source[0].mode", "unknown key `mode`"),
         (&format!("{BASE}\n[field]\ndimensions = 2\n"), 12, "field", "no [[field.source]] tables"),
@@ -485,7 +525,7 @@ fn path_tables() {
         (&path("from = [3.5, 2.5]\nto = [7, 1]"), line, "path[0].from", "blocked"),
         (&path("from = [1, 1]\nto = [70, 1]"), line + 1, "path[0].to", "outside the map"),
         (&path("from = [1, 1]\nto = [7, 1]\nlayer = \"water\""), line + 2, "path[0].layer", "water"),
-        (&path("from = [1, 1]\nto = [7, 1]\nweight = -1"), line + 2, "path[0].weight", ">= 0"),
+        (&path("from = [1, 1]\nto = [7, 1]\nweight = -1"), line + 2, "path[0].weight", "0 or more"),
         (&path("from = [1, 1, 1]\nto = [7, 1]"), line, "path[0].from", "expected 2 numbers"),
         (
             &path("from = [1, 1]\nto = [7, 1]\nspeed = 3"),
@@ -530,7 +570,7 @@ fn invalid_utf8_names_its_byte_offset() {
     let out = influence(&["render", file.to_str().unwrap(), "--out", dir.path().join("o").to_str().unwrap()]);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("scenario.toml:5: not UTF-8 text: invalid byte at offset 30"), "{stderr}");
+    assert!(stderr.contains("scenario.toml:5:3: not UTF-8 text: invalid byte at offset 30"), "{stderr}");
 }
 
 #[test]
@@ -553,7 +593,7 @@ fn map_files_must_be_regular_files() {
         let (code, stderr) = render_in(dir.path(), &text);
         assert_eq!(code, Some(2), "{stderr}");
         assert!(
-            stderr.contains("scenario.toml:2: map.file: cannot read") && stderr.contains(fragment),
+            stderr.contains("scenario.toml:2:1: map.file: cannot read") && stderr.contains(fragment),
             "{stderr}"
         );
     }
@@ -570,8 +610,8 @@ fn overflowing_sums_are_an_error_and_nothing_is_written() {
     assert_eq!(code, Some(2), "{stderr}");
     assert!(
         stderr.contains(
-            "scenario.toml: source: layer \"red\" is inf at cell (0, 0): the sources' values overflow 32-bit \
-             floats; use smaller strengths (the strongest: source[0], 3e38)"
+            "scenario.toml: source[0].strength: layer \"red\" is inf at cell (0, 0): the sources' values \
+             overflow 32-bit floats; use smaller strengths (this source's, 3e38, is the largest)"
         ),
         "{stderr}"
     );
@@ -593,4 +633,38 @@ fn summaries_never_hold_null() {
     let s = summary(&dir.path().join("out"));
     assert_eq!(s["paths"][0]["reachable"], false);
     assert!(s["paths"][0].get("length").is_none());
+}
+
+#[test]
+fn a_map_past_the_memory_budget_is_refused_before_it_is_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("scenario.toml");
+    std::fs::write(&file, edit("width = 8\nheight = 4", "width = 1024\nheight = 1024")).unwrap();
+    let out = dir.path().join("out");
+    let run = |budget: &str| {
+        let o = influence(&[
+            "--memory-budget",
+            budget,
+            "render",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        (o.status.code(), String::from_utf8(o.stderr).unwrap())
+    };
+    let (code, stderr) = run("16M");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "scenario.toml:2:1: map.width: the map's 1,048,576 cells with 1 team need about 84.0 MiB, more than \
+             the memory budget of 16.0 MiB (as set)"
+        ),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing is written");
+    let (code, stderr) = run("lots");
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("expected a size such as 8G, 512M or 1000000 (bytes), got \"lots\""), "{stderr}");
+    let (code, stderr) = run("1G");
+    assert_eq!(code, Some(0), "{stderr}");
 }

@@ -83,8 +83,13 @@ impl Doc {
         // `toml` checks the syntax first: toml_edit 0.23 panics ("all items have spans") on
         // some malformed documents (found by the `scenario` fuzz target), never on valid ones.
         let syntax = |span: Option<Range<usize>>, message: &str| {
-            let (line, column) = span.map(|s| position(text, s.start)).unzip();
-            Located::new(file, Problem::Syntax, message.trim_end()).at(line, column)
+            let (line, column) = span.clone().map(|s| position(text, s.start)).unzip();
+            let message = crate::vocab::in_words(message.trim_end(), None);
+            let message = match span.and_then(|s| quoted_line(text, s.start)) {
+                Some(quote) => format!("{message}: {quote}"),
+                None => message,
+            };
+            Located::new(file, Problem::Syntax, message).at(line, column)
         };
         if let Err(e) = toml::from_str::<toml::Table>(text) {
             return Err(syntax(e.span(), e.message()));
@@ -122,12 +127,15 @@ impl Doc {
 
     /// An error from deserializing this document (a value of the wrong type), placed by its span.
     pub fn serde_error(&self, e: &toml::de::Error) -> Located {
-        let located = Located::new(&self.file, Problem::Type, e.message());
-        match e.span().filter(|s| !s.is_empty()) {
+        let span = e.span().filter(|s| !s.is_empty());
+        let path = span.as_ref().and_then(|s| self.path_at(s.start));
+        let message = crate::vocab::in_words(e.message(), path.as_ref());
+        let located = Located::new(&self.file, Problem::Type, message);
+        match span {
             Some(span) => {
                 let (line, column) = position(self.text(), span.start);
                 let located = located.at(Some(line), Some(column));
-                match self.path_at(span.start) {
+                match path {
                     Some(path) => located.with_key(path),
                     None => located,
                 }
@@ -152,7 +160,9 @@ impl Doc {
     pub fn check_numbers(&self) -> Result<(), Located> {
         match self.first_non_finite() {
             Some((path, value)) => {
-                Err(self.error(&path, Problem::Value, format!("must be a finite 32-bit number, got {value}")))
+                let value = if value.is_finite() { format!("{value:e}") } else { value.to_string() };
+                let message = format!("expected a finite number within ±3.4e38 (32 bits), got {value}");
+                Err(self.error(&path, Problem::Value, message))
             }
             None => Ok(()),
         }
@@ -175,7 +185,10 @@ impl Doc {
         let mut node = Node::of(self.doc.as_item());
         let mut at = None;
         for seg in &path.0 {
-            let Some((span, child)) = node.and_then(|n| n.child(seg)) else { break };
+            let Some((span, child)) = node.and_then(|n| n.child(seg)) else {
+                // A missing key: the start of the line of the table that lacks it.
+                return at.map(|(line, _)| (line, 1));
+            };
             at = span.or_else(|| child.and_then(Node::span)).map(|s| position(self.text(), s.start)).or(at);
             node = child;
         }
@@ -200,6 +213,17 @@ impl Doc {
         }
         find(Node::of(self.doc.as_item())?, offset, &KeyPath::default())
     }
+}
+
+/// The line of `text` holding byte `offset`, trimmed, cut to 80 characters and quoted in
+/// backticks; `None` for a blank line.
+fn quoted_line(text: &str, offset: usize) -> Option<String> {
+    let offset = offset.min(text.len());
+    let bytes = text.as_bytes();
+    let start = bytes[..offset].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let end = bytes[start..].iter().position(|&b| b == b'\n').map_or(text.len(), |i| start + i);
+    let line = text.get(start..end)?.trim();
+    (!line.is_empty()).then(|| format!("`{}`", crate::known::shorten(line)))
 }
 
 /// The 1-based line and column (in characters) of byte `offset` of `text`.
@@ -240,8 +264,8 @@ mod tests {
     }
 
     #[test]
-    fn syntax_errors_name_the_line() {
+    fn syntax_errors_name_the_line_and_column_and_quote_it() {
         let err = Doc::parse("s.toml", "a = 1\nb = = 2\n").err().unwrap().to_string();
-        assert!(err.starts_with("s.toml:2: "), "{err}");
+        assert_eq!(err, "s.toml:2:5: extra `=`, expected nothing: `b = = 2`");
     }
 }

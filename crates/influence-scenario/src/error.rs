@@ -1,6 +1,6 @@
 //! The two errors of the scenario model: [`Invalid`], a value refused at its key path (what
 //! checking one table gives), and [`Located`], a message placed in a file at its line and
-//! column — shown as `file:line: key: message` — what reading a whole scenario gives. Both
+//! column — shown as `file:line:column: key: message` — what reading a whole scenario gives. Both
 //! carry a [`Problem`], the kind of fault, so that a front end chooses how to answer (an
 //! exit code, an HTTP status) without reading the message.
 
@@ -27,7 +27,7 @@ pub enum Problem {
     Run,
 }
 
-/// A message pinned to a place: `file:line: key: message`, leaving out what is unknown.
+/// A message pinned to a place: `file:line:column: key: message`, leaving out what is unknown.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Located {
     /// The file as shown to the user.
@@ -77,6 +77,9 @@ impl fmt::Display for Located {
         write!(f, "{}", self.file)?;
         if let Some(line) = self.line {
             write!(f, ":{line}")?;
+            if let Some(column) = self.column {
+                write!(f, ":{column}")?;
+            }
         }
         if let Some(key) = &self.key {
             write!(f, ": {key}")?;

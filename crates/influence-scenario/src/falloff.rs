@@ -179,7 +179,7 @@ fn band(spec: &Params<'_>, path: &KeyPath) -> Result<Band, Invalid> {
             if value < floor {
                 return Err(Invalid::at(
                     &path.key(key),
-                    format!("{key} must be >= {after} ({floor}), got {value}"),
+                    format!("{key} must be at least {after} ({floor}), got {value}"),
                 ));
             }
         }

@@ -5,7 +5,12 @@
 use influence::{Analysis, Layer};
 use serde::{Deserialize, Serialize};
 
+use crate::known::shorten;
 use crate::vocab::{name_of, parse_name};
+
+/// The longest team name, in bytes: it names files (`red.npy`), which most file systems
+/// cap at 255 bytes.
+pub const MAX_TEAM_NAME: usize = 64;
 
 /// The compound maps of the perspective team's `Analysis`, by the names scenario files and
 /// the sandbox use for them.
@@ -73,7 +78,15 @@ pub enum LayerName {
 /// A message saying why `name` cannot be a team's.
 pub fn check_team_name(name: &str) -> Result<(), String> {
     if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
-        return Err(format!("team names use letters, digits, '_' and '-' only, got {name:?}"));
+        let name = shorten(name);
+        return Err(format!("expected a team name of letters, digits, '_' and '-', got {name:?}"));
+    }
+    if name.len() > MAX_TEAM_NAME {
+        return Err(format!(
+            "a team name has at most {MAX_TEAM_NAME} characters (it names files), got {} in {:?}",
+            name.len(),
+            shorten(name)
+        ));
     }
     if name == "frontline" || name == "heat" || Compound::ALL.iter().any(|c| name_of(c) == name) {
         return Err(format!("{name:?} is the name of a compound layer; pick another team name"));
@@ -127,7 +140,11 @@ pub fn layer_named(teams: &[String], heat: bool, name: &str) -> Result<LayerName
         Ok(LayerName::Heat)
     } else {
         let hint = if name == "heat" { " (it comes with [propagation] kind = \"flood\")" } else { "" };
-        let known = names(teams, heat).collect::<Vec<_>>().join(", ");
-        Err(format!("unknown layer {name:?}{hint}; known: {known}"))
+        let known = names(teams, heat).collect::<Vec<_>>();
+        let name = shorten(name);
+        match crate::vocab::suggest(&name, known.iter().map(String::as_str)) {
+            Some(near) if hint.is_empty() => Err(format!("unknown layer {name:?}; did you mean {near:?}?")),
+            _ => Err(format!("unknown layer {name:?}{hint}; known: {}", known.join(", "))),
+        }
     }
 }

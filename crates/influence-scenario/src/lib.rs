@@ -21,7 +21,7 @@
 //! let s = scenario::parse("s.toml", text, &MapFiles::Embedded(&[]))?;
 //! assert_eq!((s.grid.width(), s.teams.len()), (8, 1));
 //! let bad = scenario::parse("s.toml", &text.replace("radius = 4", "radius = -4"), &MapFiles::Embedded(&[]));
-//! assert!(bad.unwrap_err().to_string().starts_with("s.toml:10: source[0].radius: "));
+//! assert!(bad.unwrap_err().to_string().starts_with("s.toml:10:1: source[0].radius: "));
 //! # Ok::<(), influence_scenario::Located>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -41,6 +41,7 @@ pub mod known;
 pub mod layers;
 pub mod map;
 mod map_files;
+pub mod memory;
 pub mod propagation;
 pub mod report;
 pub mod route;

@@ -4,7 +4,7 @@
 use influence::{glam::Vec2, Cell, Connectivity, Error, Grid};
 use serde::{Deserialize, Serialize};
 
-pub use crate::map_files::MapFiles;
+pub use crate::map_files::{MapFiles, MAX_MAP_FILE, MAX_SCENARIO_FILE};
 
 use crate::error::Invalid;
 use crate::fixed::Fixed;

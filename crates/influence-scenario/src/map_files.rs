@@ -13,23 +13,34 @@ use crate::key::KeyPath;
 /// line ends and header.
 pub const MAX_MAP_FILE: u64 = (1 << 28) + (1 << 14) + (1 << 12);
 
-/// The text of the regular file at `path`, refused past [`MAX_MAP_FILE`] bytes before they
-/// are read (a device such as `/dev/zero` or a huge file never fills memory).
-fn read_capped(path: &std::path::Path) -> Result<String, String> {
+/// The largest scenario file read: room for `rows` as large as the largest map file.
+pub const MAX_SCENARIO_FILE: u64 = 2 * MAX_MAP_FILE;
+
+/// The bytes of the regular file at `path`, refused past `cap` bytes before they are read
+/// (a device such as `/dev/zero` or a huge file never fills memory).
+pub(crate) fn read_capped(path: &std::path::Path, cap: u64, what: &str) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
     let meta = file.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
-        return Err("not a regular file".to_owned());
+        return Err(format!("not a regular file (a {what} must be one)"));
     }
-    if meta.len() > MAX_MAP_FILE {
-        return Err(format!("{} bytes, more than a map file may have ({MAX_MAP_FILE})", meta.len()));
+    let too_big =
+        |size: &str| format!("{size} bytes, more than a {what} may have ({})", crate::memory::thousands(cap));
+    if meta.len() > cap {
+        return Err(too_big(&crate::memory::thousands(meta.len())));
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_MAP_FILE + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
-    if bytes.len() as u64 > MAX_MAP_FILE {
-        return Err(format!("more than {MAX_MAP_FILE} bytes, more than a map file may have"));
+    file.take(cap + 1).read_to_end(&mut bytes).map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > cap {
+        return Err(too_big("more than that many"));
     }
+    Ok(bytes)
+}
+
+/// The text of the map file at `path`, capped at [`MAX_MAP_FILE`] bytes.
+fn read_map(path: &std::path::Path) -> Result<String, String> {
+    let bytes = read_capped(path, MAX_MAP_FILE, "map file")?;
     String::from_utf8(bytes)
         .map_err(|e| format!("not UTF-8 text: invalid byte at offset {}", e.utf8_error().valid_up_to()))
 }
@@ -50,7 +61,7 @@ impl MapFiles<'_> {
             Self::Dir(dir) => {
                 let path = dir.join(name);
                 let shown = path.display().to_string();
-                read_capped(&path)
+                read_map(&path)
                     .map(|text| (shown.clone(), Cow::Owned(text)))
                     .map_err(|e| format!("cannot read {shown}: {e}"))
             }

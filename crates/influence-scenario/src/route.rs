@@ -63,7 +63,7 @@ impl PathSpec {
         let layer_name = self.layer.clone().unwrap_or_else(|| "theirs".to_owned());
         let weight = self.weight.unwrap_or(1.0);
         if weight.is_nan() || weight < 0.0 {
-            return Err(Invalid::at(&key("weight"), format!("must be >= 0, got {weight}")));
+            return Err(Invalid::at(&key("weight"), format!("must be a number, 0 or more, got {weight}")));
         }
         Ok(PathPlan {
             from: end("from", self.from)?,

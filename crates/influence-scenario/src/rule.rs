@@ -23,11 +23,11 @@ impl Rule {
     /// What the rule asks, for messages.
     fn words(self) -> &'static str {
         match self {
-            Self::Finite => "finite",
-            Self::Positive => "finite and > 0",
-            Self::NonNegative => "finite and >= 0",
-            Self::Unit => "within [0, 1]",
-            Self::Factor => "within [-1, 1]",
+            Self::Finite => "a finite number",
+            Self::Positive => "a finite number greater than 0",
+            Self::NonNegative => "a finite number, 0 or more",
+            Self::Unit => "a number from 0 to 1",
+            Self::Factor => "a number from -1 to 1",
         }
     }
 

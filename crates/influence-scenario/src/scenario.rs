@@ -13,6 +13,7 @@ use crate::file::ScenarioFile;
 use crate::key::KeyPath;
 use crate::layers::{check_case, check_team_name, layer_named, team_index, LayerName};
 use crate::map::MapFiles;
+use crate::memory;
 use crate::propagation::{Kind, Propagation};
 use crate::route::PathPlan;
 use crate::source::{OnBlocked, SourceSpec};
@@ -64,7 +65,8 @@ pub struct Scenario {
 /// [`Located`] naming the file, line and key of the first problem.
 pub fn load(path: &Path) -> Result<Scenario, Located> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| Located::new(&shown, Problem::File, e))?;
+    let bytes = crate::map_files::read_capped(path, crate::map_files::MAX_SCENARIO_FILE, "scenario file")
+        .map_err(|e| Located::new(&shown, Problem::File, e))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| {
         let (line, column) = crate::doc::position(&String::from_utf8_lossy(&bytes), e.valid_up_to());
         let message = format!("not UTF-8 text: invalid byte at offset {}", e.valid_up_to());
@@ -93,7 +95,26 @@ pub fn parse(file: &str, text: &str, maps: &MapFiles<'_>) -> Result<Scenario, Lo
 /// [`Invalid`] naming the key of the first problem (no line: that takes the text, see
 /// [`parse`]).
 pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<Scenario, Invalid> {
+    let team_count = {
+        let mut names: Vec<&str> = spec.sources.iter().map(|s| s.team.as_str()).collect();
+        names.extend(spec.field.iter().flat_map(|f| f.team_names().map(|(_, name)| name)));
+        names.sort_unstable();
+        names.dedup();
+        names.len()
+    };
+    let fits = |key: &str, cells: usize| {
+        memory::check(&KeyPath::root("map").key(key), cells, team_count, spec.propagation.is_some())
+    };
+    // A size given in the file is checked before the map is allocated (past `MAX_CELLS`,
+    // the library's own limit speaks); a map file is at most 2^28 bytes (its own cap), and
+    // is checked once read.
+    if let (None, Some(width), Some(height)) = (&spec.map.file, spec.map.width, spec.map.height) {
+        if width.saturating_mul(height) <= MAX_CELLS {
+            fits("width", width * height)?;
+        }
+    }
     let grid = spec.map.grid(|name| maps.grid(name, file))?;
+    fits(if spec.map.file.is_some() { "file" } else { "width" }, grid.width() * grid.height())?;
     let kind = spec.propagation.as_ref().map(|p| p.kind);
     if spec.sources.is_empty() && !spec.field.as_ref().is_some_and(FieldSpec::has_sources) {
         return Err(Invalid::File(Located::new(
@@ -124,10 +145,12 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
     let perspective = match &spec.perspective {
         None => 0,
         Some(name) => teams.iter().position(|t| t == name).ok_or_else(|| {
-            Invalid::at(
-                &KeyPath::root("perspective"),
-                format!("no source has team {name:?}; teams: {teams:?}"),
-            )
+            let given = crate::known::shorten(name);
+            let message = match crate::vocab::suggest(name, teams.iter().map(String::as_str)) {
+                Some(near) => format!("no source has team {given:?}; did you mean {near:?}?"),
+                None => format!("no source has team {given:?}; the teams are {}", teams.join(", ")),
+            };
+            Invalid::at(&KeyPath::root("perspective"), message)
         })?,
     };
     let heat = kind == Some(Kind::Flood);

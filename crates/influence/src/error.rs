@@ -22,7 +22,7 @@ pub enum Error {
     BadNumber {
         /// The parameter's name.
         what: &'static str,
-        /// What was expected, e.g. "finite and > 0".
+        /// What was expected, e.g. "a finite number greater than 0".
         expected: &'static str,
         /// The value received.
         value: f64,
@@ -151,7 +151,7 @@ pub(crate) fn finite(what: &'static str, value: f32) -> Result<f32, Error> {
     if value.is_finite() {
         Ok(value)
     } else {
-        Err(Error::BadNumber { what, expected: "finite", value: f64::from(value) })
+        Err(Error::BadNumber { what, expected: "a finite number", value: f64::from(value) })
     }
 }
 
@@ -160,7 +160,7 @@ pub(crate) fn positive(what: &'static str, value: f32) -> Result<f32, Error> {
     if value.is_finite() && value > 0.0 {
         Ok(value)
     } else {
-        Err(Error::BadNumber { what, expected: "finite and > 0", value: f64::from(value) })
+        Err(Error::BadNumber { what, expected: "a finite number greater than 0", value: f64::from(value) })
     }
 }
 
@@ -169,7 +169,7 @@ pub(crate) fn non_negative(what: &'static str, value: f32) -> Result<f32, Error>
     if value.is_finite() && value >= 0.0 {
         Ok(value)
     } else {
-        Err(Error::BadNumber { what, expected: "finite and >= 0", value: f64::from(value) })
+        Err(Error::BadNumber { what, expected: "a finite number, 0 or more", value: f64::from(value) })
     }
 }
 

@@ -203,7 +203,9 @@ impl Band {
             return Err(Error::BadBand("needs at least one point"));
         }
         if points.iter().any(|&(d, f)| !d.is_finite() || d < 0.0 || !(-1.0..=1.0).contains(&f)) {
-            return Err(Error::BadBand("distances must be finite and >= 0, factors within [-1, 1]"));
+            return Err(Error::BadBand(
+                "distances must be finite numbers, 0 or more, and factors numbers from -1 to 1",
+            ));
         }
         if points.windows(2).any(|w| w[1].0 < w[0].0) {
             return Err(Error::BadBand("distances must not decrease"));

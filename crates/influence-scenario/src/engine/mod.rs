@@ -582,17 +582,20 @@ impl Run {
             .iter()
             .enumerate()
             .rev() // ties to the first
-            .max_by(|a, b| a.1 .1.strength().abs().total_cmp(&b.1 .1.strength().abs()))
-            .map_or_else(String::new, |(k, (_, src))| {
-                format!(" (the strongest: source[{k}], {:e})", src.strength())
-            });
+            .max_by(|a, b| a.1 .1.strength().abs().total_cmp(&b.1 .1.strength().abs()));
         let message = format!(
-            "layer {name:?} is {} at cell ({}, {}): the sources' values overflow 32-bit floats; use smaller strengths{strongest}",
-            layer[i],
-            cell.x,
-            cell.y
+            "layer {name:?} is {} at cell ({}, {}): the sources' values overflow 32-bit floats; use smaller strengths",
+            layer[i], cell.x, cell.y
         );
-        Some(Located::new(&s.file, Problem::Value, message).with_key(KeyPath::root("source")))
+        // Blamed on the strongest source's strength, the value to make smaller.
+        let (key, message) = match strongest {
+            Some((k, (_, src))) => (
+                KeyPath::root("source").index(k).key("strength"),
+                format!("{message} (this source's, {:e}, is the largest)", src.strength()),
+            ),
+            None => (KeyPath::root("source"), message),
+        };
+        Some(Located::new(&s.file, Problem::Value, message).with_key(key))
     }
 
     /// Runs the flood fill to its step limit.

@@ -61,7 +61,7 @@ impl Rings {
             d if d <= 1.0 => Ok(()),
             d => Err(Error::BadNumber {
                 what: "propagation decay",
-                expected: "in [0, 1]",
+                expected: "a number from 0 to 1",
                 value: f64::from(d),
             }),
         }

@@ -88,7 +88,11 @@ impl Diffusion {
 
     fn of_kind(kind: DecayKind, decay: f32, momentum: f32) -> Result<Self, Error> {
         if !(0.0..=1.0).contains(&momentum) {
-            return Err(Error::BadNumber { what: "momentum", expected: "in [0, 1]", value: momentum.into() });
+            return Err(Error::BadNumber {
+                what: "momentum",
+                expected: "a number from 0 to 1",
+                value: momentum.into(),
+            });
         }
         Ok(Self { decay: non_negative("decay", decay)?, momentum, threshold: Self::DEFAULT_THRESHOLD, kind })
     }

@@ -96,7 +96,7 @@ impl MemoryLayer {
         if !(0.0..=1.0).contains(&proportion) {
             return Err(Error::BadNumber {
                 what: "fade proportion",
-                expected: "in [0, 1]",
+                expected: "a number from 0 to 1",
                 value: proportion.into(),
             });
         }

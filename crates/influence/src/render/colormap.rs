@@ -123,7 +123,7 @@ impl Scale {
                 if finite("Scale::Sequential max", max)? < min {
                     return Err(Error::BadNumber {
                         what: "Scale::Sequential max",
-                        expected: "finite and >= min",
+                        expected: "a finite number no smaller than min",
                         value: f64::from(max),
                     });
                 }

@@ -111,7 +111,7 @@ pub fn render_graph(graph: &Graph, layer: &Layer, opts: &RenderOptions) -> Resul
         opts.node_radius.into(),
     )?;
     let tol = opts.floor_tolerance;
-    range("floor_tolerance", "finite and >= 0", tol.is_finite() && tol >= 0.0, tol.into())?;
+    range("floor_tolerance", "a finite number, 0 or more", tol.is_finite() && tol >= 0.0, tol.into())?;
     if let Some(&bad) = opts.routes.iter().flatten().find(|&&i| i >= graph.len()) {
         return Err(Error::OutOfBounds { index: bad, len: graph.len() });
     }

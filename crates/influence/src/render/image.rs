@@ -253,7 +253,7 @@ pub(super) fn check_map<'a>(
     if !(1..=MAX_UPSCALE).contains(&upscale) {
         return Err(Error::BadNumber {
             what: "upscale",
-            expected: "an integer in 1..=64",
+            expected: "a whole number from 1 to 64",
             value: f64::from(upscale),
         });
     }

@@ -98,7 +98,7 @@ impl Grid {
         }
         match width.checked_mul(height) {
             Some(n) if n <= MAX_CELLS => {}
-            _ => return Err(bad("more cells than MAX_CELLS (2^28)")),
+            _ => return Err(bad("more than 268,435,456 (2^28) cells")),
         }
         Ok(Self {
             width,
