@@ -293,3 +293,35 @@ fn the_docs_list_every_example_scenario() {
     }
     assert!(examples >= 5);
 }
+
+/// README's pictures are what the commands draw today (`INFLUENCE_BLESS=1` rewrites them
+/// after a deliberate change to the pictures).
+#[test]
+fn readme_pictures_are_what_the_commands_draw() {
+    let dir = tempfile::tempdir().unwrap();
+    let pictures: &[(&[&str], &str, &str)] = &[
+        (&["demo", "-q"], "out/demo/influence.png", "docs/img/demo-influence.png"),
+        (
+            &["animate", "examples/scenarios/spread.toml", "--out", "out/spread", "-q"],
+            "out/spread/influence.gif",
+            "docs/img/spread.gif",
+        ),
+    ];
+    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let bless = std::env::var_os("INFLUENCE_BLESS").is_some();
+    for (command, drawn, shown) in pictures {
+        assert!(readme.contains(&format!("]({shown})")), "README.md does not show {shown}");
+        let args: Vec<String> = command.iter().map(|s| (*s).to_owned()).collect();
+        run(dir.path(), &as_run(&args));
+        let drawn = std::fs::read(dir.path().join(drawn)).unwrap();
+        if bless {
+            std::fs::write(repo(shown), &drawn).unwrap();
+        } else {
+            assert!(
+                drawn == std::fs::read(repo(shown)).unwrap(),
+                "{shown} is not what `{}` draws now",
+                command.join(" ")
+            );
+        }
+    }
+}
