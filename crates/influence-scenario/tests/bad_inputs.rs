@@ -348,6 +348,18 @@ cell_size = -1"#),
         "scenario.toml:4:1: map.cell_size: cell_size must be a finite number greater than 0, got -1",
     ),
     (
+        "cell_size too large for the world",
+        Edit("height = 4", r#"height = 4
+cell_size = 3e38"#),
+        "scenario.toml:4:1: map.cell_size: cell_size must be a number that keeps the map within ±1e18 world units, got 3e38",
+    ),
+    (
+        "origin too far",
+        Edit("height = 4", r#"height = 4
+origin = [0, -2e18]"#),
+        "scenario.toml:4:1: map.origin: origin.y must be a number that keeps the map within ±1e18 world units, got -2e18",
+    ),
+    (
         "neighbours six",
         Edit("height = 4", r#"height = 4
 neighbours = 6"#),

@@ -18,7 +18,7 @@ pub enum Error {
         reason: &'static str,
     },
     /// A number that must be finite (and sometimes positive) was not.
-    #[error("{what} must be {expected}, got {value}")]
+    #[error("{what} must be {expected}, got {}", number(*.value))]
     BadNumber {
         /// The parameter's name.
         what: &'static str,
@@ -152,6 +152,20 @@ pub(crate) fn finite(what: &'static str, value: f32) -> Result<f32, Error> {
         Ok(value)
     } else {
         Err(Error::BadNumber { what, expected: "a finite number", value: f64::from(value) })
+    }
+}
+
+/// A number for a message: as written when short, `3e38` when it has 17 digits or more
+/// (the shortest form of the 32-bit value it stood for).
+fn number(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e16 {
+        if value.abs() <= f64::from(f32::MAX) {
+            format!("{:e}", value as f32)
+        } else {
+            format!("{value:e}")
+        }
+    } else {
+        value.to_string()
     }
 }
 

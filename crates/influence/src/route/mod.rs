@@ -253,8 +253,9 @@ impl Router {
                 });
                 f64::from(step)
             })
-            .sum();
-        route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum();
+            .sum::<f64>()
+            + 0.0; // an empty sum is -0.0; a route of one cell has length 0
+        route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum::<f64>() + 0.0;
         Ok(true)
     }
 }

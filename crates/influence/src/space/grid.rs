@@ -10,6 +10,10 @@ use crate::error::{finite, positive, Error};
 /// Larger requests get [`Error::BadSize`] instead of an allocation failure.
 pub const MAX_CELLS: usize = 1 << 28;
 
+/// How far from the world's origin a grid may reach, in world units: 10¹⁸, so that the
+/// squared distance between any two of its points stays within `f32`.
+const MAX_WORLD: f32 = 1e18;
+
 /// Which cells count as neighbours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -122,7 +126,29 @@ impl Grid {
     /// [`Error::BadNumber`] unless `cell_size` is finite and positive.
     pub fn with_cell_size(mut self, cell_size: f32) -> Result<Self, Error> {
         self.cell_size = positive("cell_size", cell_size)?;
+        self.check_extent("cell_size", cell_size)?;
         Ok(self)
+    }
+
+    /// The map's corners within ±[`MAX_WORLD`] world units, so that distances between any
+    /// two points of it (and their squares) stay finite.
+    fn check_extent(&self, what: &'static str, value: f32) -> Result<(), Error> {
+        let far = |o: f32, n: usize| f64::from(o) + n as f64 * f64::from(self.cell_size);
+        let corners = [
+            self.origin.x,
+            self.origin.y,
+            far(self.origin.x, self.width) as f32,
+            far(self.origin.y, self.height) as f32,
+        ];
+        if corners.iter().all(|c| c.abs() <= MAX_WORLD) {
+            Ok(())
+        } else {
+            Err(Error::BadNumber {
+                what,
+                expected: "a number that keeps the map within ±1e18 world units",
+                value: f64::from(value),
+            })
+        }
     }
 
     /// Sets the world position of the corner of cell (0, 0).
@@ -133,6 +159,10 @@ impl Grid {
         finite("origin.x", origin.x)?;
         finite("origin.y", origin.y)?;
         self.origin = origin;
+        match origin.x.abs() >= origin.y.abs() {
+            true => self.check_extent("origin.x", origin.x)?,
+            false => self.check_extent("origin.y", origin.y)?,
+        }
         Ok(self)
     }
 
