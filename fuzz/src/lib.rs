@@ -18,7 +18,8 @@ pub fn check_scenario(data: &[u8]) {
     use influence_scenario::propagation::Method;
     let Ok(text) = std::str::from_utf8(data) else { return };
     let maps = [("tiny.map", TINY_MAP)];
-    let Ok(scenario) = influence_scenario::scenario::parse("fuzz.toml", text, &MapFiles::Embedded(&maps)) else {
+    let Ok(scenario) = influence_scenario::scenario::parse("fuzz.toml", text, &MapFiles::Embedded(&maps))
+    else {
         return;
     };
     let long = scenario.propagation.as_ref().is_some_and(|p| match p.method {
@@ -36,7 +37,10 @@ pub fn check_scenario(data: &[u8]) {
     let view = run.view();
     let _summary = view.summary();
     for (name, layer) in layers {
-        assert!(view.layer(layer).values().iter().all(|v| !v.is_nan()), "NaN in layer {name}");
+        assert!(
+            view.layer(layer).values().iter().all(|v| v.is_finite()),
+            "a value of layer {name} is not finite"
+        );
     }
 }
 
