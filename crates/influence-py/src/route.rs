@@ -1,0 +1,200 @@
+//! Routes that avoid danger: `Grid.path`, the library's A* (`route::Router`) with the
+//! octile heuristic, and `Route`, what it found.
+
+use influence::route::{Cost, Heuristic, Route};
+use influence::Layer;
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+use crate::args::{self, given, value_error};
+use crate::grid::PyGrid;
+use crate::guarded;
+use crate::layer::PyLayer;
+
+/// A route from start to goal over walkable cells (from :meth:`Grid.path`).
+///
+/// >>> import influence_maps as im
+/// >>> grid = im.Grid.from_rows(["....", "....", "...."])
+/// >>> route = grid.path((0.5, 1.5), (3.5, 1.5))
+/// >>> route.points.tolist()
+/// [[0.5, 1.5], [1.5, 1.5], [2.5, 1.5], [3.5, 1.5]]
+/// >>> route.length, route.exposure, len(route)
+/// (3.0, 0.0, 4)
+#[pyclass(frozen, name = "Route", module = "influence_maps")]
+pub(crate) struct PyRoute {
+    /// Cell centres, start to goal.
+    points: Vec<[f64; 2]>,
+    /// Cells `[x, y]`, start to goal.
+    cells: Vec<[i64; 2]>,
+    route: Route,
+}
+
+#[pymethods]
+impl PyRoute {
+    /// The cell centres from start to goal (both included), an ``(N, 2)`` float64 array of
+    /// world points.
+    ///
+    /// >>> import influence_maps as im
+    /// >>> im.Grid.from_rows([".."]).path((0.5, 0.5), (1.5, 0.5)).points.shape
+    /// (2, 2)
+    #[getter]
+    fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let flat: Vec<f64> = self.points.iter().flatten().copied().collect();
+        PyArray1::from_vec(py, flat).reshape([self.points.len(), 2])
+    }
+
+    /// The cells ``(x, y)`` from start to goal, an ``(N, 2)`` int64 array (index a layer's
+    /// array with ``[cells[:, 1], cells[:, 0]]``).
+    ///
+    /// >>> import influence_maps as im
+    /// >>> im.Grid.from_rows([".."]).path((0.5, 0.5), (1.5, 0.5)).cells.tolist()
+    /// [[0, 0], [1, 0]]
+    #[getter]
+    fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
+        let flat: Vec<i64> = self.cells.iter().flatten().copied().collect();
+        PyArray1::from_vec(py, flat).reshape([self.cells.len(), 2])
+    }
+
+    /// Length in world units: the sum of the steps (diagonals √2 · cell_size).
+    ///
+    /// >>> import influence_maps as im
+    /// >>> round(im.Grid.from_rows(["..", ".."]).path((0.5, 0.5), (1.5, 1.5)).length, 4)
+    /// 1.4142
+    #[getter]
+    fn length(&self) -> f64 {
+        self.route.length
+    }
+
+    /// The avoided layer's values summed over every cell of the route, start and goal
+    /// included (0 without ``avoid``).
+    ///
+    /// >>> import influence_maps as im
+    /// >>> grid = im.Grid.from_rows(["..."])
+    /// >>> grid.path((0.5, 0.5), (2.5, 0.5), avoid=grid.layer(1.0)).exposure
+    /// 3.0
+    #[getter]
+    fn exposure(&self) -> f64 {
+        self.route.exposure
+    }
+
+    /// The cost the search minimised: length plus ``weight`` times the positive values of
+    /// the avoided layer in every cell entered.
+    ///
+    /// >>> import influence_maps as im
+    /// >>> grid = im.Grid.from_rows(["..."])
+    /// >>> grid.path((0.5, 0.5), (2.5, 0.5), avoid=grid.layer(1.0), weight=2.0).cost
+    /// 6.0
+    #[getter]
+    fn cost(&self) -> f32 {
+        self.route.cost
+    }
+
+    /// How many cells the search expanded (its work).
+    ///
+    /// >>> import influence_maps as im
+    /// >>> im.Grid.from_rows(["..."]).path((0.5, 0.5), (2.5, 0.5)).expanded
+    /// 3
+    #[getter]
+    fn expanded(&self) -> usize {
+        self.route.expanded
+    }
+
+    fn __len__(&self) -> usize {
+        self.route.cells.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Route(cells={}, length={}, exposure={}, cost={})",
+            self.route.cells.len(),
+            self.route.length,
+            self.route.exposure,
+            self.route.cost
+        )
+    }
+}
+
+/// The walkable cell of an endpoint, or `ValueError` naming it (off the grid, or on a wall
+/// with the nearest walkable cell).
+fn endpoint(grid: &PyGrid, obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<usize> {
+    let p = args::point(obj, arg)?;
+    let cell = args::cell_of(&grid.grid, p, arg)?;
+    if grid.grid.is_blocked(cell) {
+        let hint = match grid.nearest_walkable_cell(p)? {
+            Some(n) => {
+                let c = grid.grid.center(n);
+                format!("; the nearest walkable cell is ({}, {}), centre {}", n.x, n.y, args::point_text(c))
+            }
+            None => "; no cell of the grid is walkable".to_owned(),
+        };
+        return Err(value_error(format!(
+            "{arg} = {} is on blocked cell ({}, {}){hint}",
+            args::point_text(p),
+            cell.x,
+            cell.y
+        )));
+    }
+    grid.grid.index(cell).ok_or_else(|| value_error(format!("{arg} is off the grid")))
+}
+
+/// `Grid.path`: see its docstring in `grid.rs`.
+pub(crate) fn path(
+    slf: &Bound<'_, PyGrid>,
+    start: &Bound<'_, PyAny>,
+    goal: &Bound<'_, PyAny>,
+    avoid: Option<&Bound<'_, PyAny>>,
+    weight: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<PyRoute>> {
+    let py = slf.py();
+    let pyg = slf.get();
+    let grid = &pyg.grid;
+    let (from, to) = (endpoint(pyg, start, "start")?, endpoint(pyg, goal, "goal")?);
+    let weight = given(weight).map(|w| args::non_negative(w, "weight")).transpose()?.unwrap_or(1.0);
+    let shape = (grid.height(), grid.width());
+    // The layer to avoid: a Layer of this shape (borrowed), or an array (copied).
+    let borrowed;
+    let owned;
+    let avoid: Option<&Layer> = match given(avoid) {
+        None => None,
+        Some(obj) => {
+            if let Ok(layer) = obj.cast::<PyLayer>() {
+                borrowed = layer.try_borrow()?;
+                if borrowed.shape() != shape {
+                    return Err(value_error(format!(
+                        "avoid must be a layer of shape {}, got one of shape {}",
+                        args::shape_text(&[shape.0, shape.1]),
+                        args::shape_text(&[borrowed.shape().0, borrowed.shape().1])
+                    )));
+                }
+                Some(borrowed.layer())
+            } else {
+                owned = Layer::from_vec(args::values(obj, "avoid", shape)?);
+                Some(&owned)
+            }
+        }
+    };
+    let cost = match avoid {
+        Some(layer) => Cost::avoiding(layer, weight).map_err(|e| args::library_error("weight", &e))?,
+        None => Cost::distance(),
+    };
+    let found = py.detach(|| {
+        guarded(|| {
+            let mut router = crate::scratch(&pyg.router);
+            router.find(grid, from, to, &cost, Heuristic::Octile).map_err(|e| args::library_error("path", &e))
+        })
+    })?;
+    Ok(found.map(|route| {
+        let cells: Vec<influence::Cell> = route.cells.iter().map(|&i| grid.cell(i)).collect();
+        PyRoute {
+            points: cells
+                .iter()
+                .map(|&c| {
+                    let p = grid.center(c);
+                    [f64::from(p.x), f64::from(p.y)]
+                })
+                .collect(),
+            cells: cells.iter().map(|c| [c.x as i64, c.y as i64]).collect(),
+            route,
+        }
+    }))
+}

@@ -1,0 +1,246 @@
+//! Sources from Python arguments: points, strengths, radii, a falloff with its parameters,
+//! a distance, a mode and what to do about a point on a wall — checked, then handed to the
+//! library's `Source` and its placement rule (`Source::check_placement`).
+
+use std::sync::{Arc, Mutex};
+
+use influence::{Band, Cell, Error, Falloff, Grid, Metric, Mode, Source};
+use pyo3::prelude::*;
+
+use crate::args::{self, given, shown, value_error};
+
+/// The falloff names `Layer.add` takes (a callable `f(distance, radius) -> factor` too).
+pub(crate) const FALLOFFS: [&str; 8] =
+    ["linear", "exponential", "halving", "polynomial", "gaussian", "constant", "point", "band"];
+/// The distance names.
+pub(crate) const DISTANCES: [&str; 4] = ["euclidean", "manhattan", "octile", "path"];
+/// The mode names.
+pub(crate) const MODES: [&str; 3] = ["add", "set", "max"];
+/// What a point on a blocked cell does.
+const ON_BLOCKED: [&str; 3] = ["error", "snap", "skip"];
+
+/// The keyword arguments every source-taking call shares, as given.
+pub(crate) struct SourceArgs<'a, 'py> {
+    /// `(N, 2)` points or one `(x, y)`.
+    pub(crate) points: &'a Bound<'py, PyAny>,
+    /// A number or one per point.
+    pub(crate) strength: &'a Bound<'py, PyAny>,
+    /// A number or one per point; `None` for the falloff's default.
+    pub(crate) radius: Option<&'a Bound<'py, PyAny>>,
+    /// A name of [`FALLOFFS`] or a callable.
+    pub(crate) falloff: &'a Bound<'py, PyAny>,
+    /// A name of [`DISTANCES`].
+    pub(crate) distance: &'a Bound<'py, PyAny>,
+    /// A name of [`MODES`].
+    pub(crate) mode: &'a Bound<'py, PyAny>,
+    /// `"error"`, `"snap"` or `"skip"`.
+    pub(crate) on_blocked: &'a Bound<'py, PyAny>,
+    /// Exponential: decay per world unit.
+    pub(crate) rate: Option<&'a Bound<'py, PyAny>>,
+    /// Halving: the distance over which the value halves.
+    pub(crate) step: Option<&'a Bound<'py, PyAny>>,
+    /// Polynomial: the exponent.
+    pub(crate) power: Option<&'a Bound<'py, PyAny>>,
+    /// Gaussian: the standard deviation.
+    pub(crate) sigma: Option<&'a Bound<'py, PyAny>>,
+    /// Band: `(distance, factor)` points.
+    pub(crate) band: Option<&'a Bound<'py, PyAny>>,
+}
+
+/// The first exception a Python falloff callable raised while stamping.
+pub(crate) type Raised = Arc<Mutex<Option<PyErr>>>;
+
+/// Sources checked and placed, ready to stamp.
+pub(crate) struct Checked {
+    /// The sources, in the order of the points (less those skipped).
+    pub(crate) sources: Vec<Source>,
+    /// Set when the falloff is a Python callable: stamping must then hold the GIL and use
+    /// a stamper of its own (kernels are cached by the curve's address), and the first
+    /// exception the callable raised is kept here.
+    pub(crate) custom: Option<Raised>,
+}
+
+/// The falloff named (or the callable given) in `a`, with its parameters; every parameter
+/// given must belong to it. Also the default radius: one cell for `point`, the band's extent
+/// for `band`, none otherwise.
+fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<f32>, Option<Raised>)> {
+    let params =
+        [("rate", a.rate), ("step", a.step), ("power", a.power), ("sigma", a.sigma), ("band", a.band)];
+    let name = if a.falloff.is_callable() && !a.falloff.is_instance_of::<pyo3::types::PyString>() {
+        "custom"
+    } else {
+        args::choice(a.falloff, "falloff", &FALLOFFS)?
+    };
+    let takes: &[&str] = match name {
+        "exponential" => &["rate"],
+        "halving" => &["step"],
+        "polynomial" => &["power"],
+        "gaussian" => &["sigma"],
+        "band" => &["band"],
+        _ => &[],
+    };
+    for (key, value) in params {
+        if given(value).is_some() && !takes.contains(&key) {
+            let takes_text = if takes.is_empty() {
+                "it takes no parameters".to_owned()
+            } else {
+                format!("it takes {}", takes.join(", "))
+            };
+            return Err(value_error(format!("{key} does not apply to falloff '{name}': {takes_text}")));
+        }
+    }
+    let needs = |key: &str| format!("falloff '{name}' needs {key}");
+    let mut custom = None;
+    let (curve, default_radius) = match name {
+        "linear" => (Falloff::Linear, None),
+        "exponential" => (
+            Falloff::Exponential {
+                rate: args::non_negative(args::required(a.rate, || needs("rate"))?, "rate")?,
+            },
+            None,
+        ),
+        "halving" => {
+            let step = match given(a.step) {
+                Some(s) => args::positive(s, "step")?,
+                None => cell_size,
+            };
+            (Falloff::Halving { step }, None)
+        }
+        "polynomial" => (
+            Falloff::Polynomial {
+                power: args::positive(args::required(a.power, || needs("power"))?, "power")?,
+            },
+            None,
+        ),
+        "gaussian" => (
+            Falloff::Gaussian {
+                sigma: args::positive(args::required(a.sigma, || needs("sigma"))?, "sigma")?,
+            },
+            None,
+        ),
+        "constant" => (Falloff::Constant, None),
+        "point" => (Falloff::Point, Some(cell_size)),
+        "band" => {
+            let band = band(args::required(a.band, || needs("band"))?)?;
+            let extent = band.extent();
+            (Falloff::Band(band), Some(extent))
+        }
+        _ => {
+            let errors: Raised = Arc::new(Mutex::new(None));
+            let (f, keep) = (a.falloff.clone().unbind(), Arc::clone(&errors));
+            custom = Some(errors);
+            let curve = Falloff::custom(move |d, r| {
+                if keep.lock().map_or(true, |first| first.is_some()) {
+                    return 0.0; // it raised already: the call fails, no need to ask again
+                }
+                Python::attach(|py| {
+                    let factor = f.call1(py, (d, r)).and_then(|v| {
+                        let v = v.bind(py);
+                        args::number(v, "the falloff's result")
+                    });
+                    factor.unwrap_or_else(|e| {
+                        let mut first = keep.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                        first.get_or_insert(e);
+                        0.0
+                    }) as f32
+                })
+            });
+            (curve, None)
+        }
+    };
+    Ok((curve, default_radius, custom))
+}
+
+/// A band's `(distance, factor)` points.
+fn band(obj: &Bound<'_, PyAny>) -> PyResult<Band> {
+    let (pairs, _) = args::points(obj, "band").map_err(|e| {
+        value_error(format!("band must be a list of (distance, factor) pairs: {}", e.value(obj.py())))
+    })?;
+    Band::new(pairs.iter().map(|p| (p.x, p.y)).collect()).map_err(|e| args::library_error("band", &e))
+}
+
+/// Checks every argument of `a` and makes the sources, placed on `grid` by the library's rule:
+/// a point off the grid is an error; one on a blocked cell (or a walking-distance or point
+/// source with no walkable cell under it) is an error naming the nearest walkable cell, or
+/// is moved to that cell's centre (`on_blocked="snap"`), or left out (`"skip"`).
+pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> {
+    let (points, single) = args::points(a.points, "points")?;
+    let n = points.len();
+    let strength = args::per_point(a.strength, "strength", n)?;
+    let (curve, default_radius, custom) = falloff(a, grid.cell_size())?;
+    let radius = match given(a.radius) {
+        Some(r) => args::per_point(r, "radius", n)?,
+        None => match default_radius {
+            Some(r) => args::PerPoint::All(r),
+            None => {
+                let name = if custom.is_some() {
+                    "a custom falloff".to_owned()
+                } else {
+                    format!("falloff {}", shown(a.falloff))
+                };
+                return Err(value_error(format!("radius is required for {name}")));
+            }
+        },
+    };
+    let metric = match args::choice(a.distance, "distance", &DISTANCES)? {
+        "euclidean" => Metric::Euclidean,
+        "manhattan" => Metric::Manhattan,
+        "octile" => Metric::Octile,
+        _ => Metric::Path,
+    };
+    let mode = match args::choice(a.mode, "mode", &MODES)? {
+        "add" => Mode::Add,
+        "set" => Mode::Set,
+        _ => Mode::Max,
+    };
+    let on_blocked = args::choice(a.on_blocked, "on_blocked", &ON_BLOCKED)?;
+    let mut sources = Vec::with_capacity(n);
+    for (i, &p) in points.iter().enumerate() {
+        let name = if single { "points".to_owned() } else { format!("points[{i}]") };
+        args::cell_of(grid, p, &name)?;
+        let r = radius.at(i);
+        if r <= 0.0 {
+            let rname = if matches!(radius, args::PerPoint::All(_)) {
+                "radius".to_owned()
+            } else {
+                format!("radius[{i}]")
+            };
+            return Err(value_error(format!(
+                "{rname} must be finite and > 0, got {}",
+                args::float_text(f64::from(r))
+            )));
+        }
+        let mut source = Source::new(p, strength.at(i), curve.clone(), r)
+            .map_err(|e| args::library_error(&name, &e))?
+            .with_metric(metric)
+            .with_mode(mode);
+        match source.check_placement(grid) {
+            Ok(()) => {}
+            Err(Error::Unplaced { cell, nearest, .. }) => match (on_blocked, nearest) {
+                ("skip", _) => continue,
+                ("snap", Some(nearest)) => {
+                    let centre = grid.center(Cell::from(nearest));
+                    source.set_position(centre).map_err(|e| args::library_error(&name, &e))?;
+                }
+                (_, nearest) => {
+                    let on =
+                        cell.map_or_else(String::new, |[x, y]| format!(" is on blocked cell ({x}, {y})"));
+                    let there = nearest.map_or_else(
+                        || "; no cell of the grid is walkable".to_owned(),
+                        |[x, y]| {
+                            let c = grid.center(Cell::new(x, y));
+                            format!(
+                                "; the nearest walkable cell is ({x}, {y}), centre {}: move it there, or pass on_blocked=\"snap\" or \"skip\"",
+                                args::point_text(c)
+                            )
+                        },
+                    );
+                    return Err(value_error(format!("{name} = {}{on}{there}", args::point_text(p))));
+                }
+            },
+            Err(e) => return Err(args::library_error(&name, &e)),
+        }
+        sources.push(source);
+    }
+    Ok(Checked { sources, custom })
+}
