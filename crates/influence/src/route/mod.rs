@@ -22,6 +22,8 @@
 //! [`Route`] too, so per-frame searches allocate nothing once warm. The search runs on the
 //! same queue as the walking-distance sweeps ([`Router::sweep`]).
 
+mod flow;
+
 use glam::Vec3;
 
 use crate::error::{non_negative, Error};
@@ -29,6 +31,7 @@ use crate::layer::Layer;
 use crate::space::Space;
 
 pub use crate::paths::{Router, MAX_SEARCH};
+pub use flow::FlowField;
 
 /// What a step costs: its length, plus `weight` per unit of positive layer value entered.
 ///
