@@ -216,7 +216,7 @@ impl FlowField {
 /// The length of the grid step from `a` to its neighbour `b`.
 fn step_length(grid: &Grid, a: usize, b: usize) -> f32 {
     let w = grid.width();
-    if a.abs_diff(b) == 1 || a.abs_diff(b) == w {
+    if a % w == b % w || a / w == b / w {
         grid.cell_size()
     } else {
         grid.cell_size() * std::f32::consts::SQRT_2
@@ -334,6 +334,27 @@ mod tests {
             assert!((got - best.cost).abs() <= 1e-5 * best.cost.max(1.0), "{start}: {got} vs {}", best.cost);
             assert!(field.route_into(&grid, start, &cost, &mut route));
             assert!((route.cost - best.cost).abs() <= 1e-5 * best.cost.max(1.0));
+        }
+    }
+
+    /// A field computed again on a map of the same size keeps its buffers: nothing is
+    /// allocated after the first call (the buckets keep what they grew to).
+    #[test]
+    fn a_reused_field_keeps_its_buffers() {
+        let grid = Grid::new(40, 30).unwrap();
+        let mut danger = Layer::for_space(&grid);
+        danger.values_mut()[300..400].fill(5.0);
+        let mut field = FlowField::new();
+        let cost = Cost::avoiding(&danger, 1.0).unwrap();
+        field.compute(&grid, &[0], &cost).unwrap();
+        let held = |f: &FlowField| {
+            let bins: Vec<_> = f.queue.bins.iter().map(|b| (b.as_ptr(), b.capacity())).collect();
+            (f.cost.as_ptr(), f.next.as_ptr(), f.done.as_ptr(), bins)
+        };
+        let before = held(&field);
+        for _ in 0..3 {
+            field.compute(&grid, &[0], &cost).unwrap();
+            assert_eq!(held(&field), before);
         }
     }
 
