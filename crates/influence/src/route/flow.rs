@@ -47,6 +47,7 @@ pub struct FlowField {
     next: Vec<u32>,
     /// Whether a cell has been expanded at its current cost.
     done: Vec<bool>,
+    ring: Ring,
     queue: Buckets,
 }
 
@@ -95,75 +96,24 @@ impl FlowField {
         self.next.resize(len, NONE);
         self.done.clear();
         self.done.resize(len, false);
-        self.queue.clear();
         // Every step is at least one straight step long: penalties only add (Cost::step).
-        let width = 1.0 / grid.cell_size();
-        let bucket = |c: f32| (c * width) as u32; // monotone in c; saturates at infinity
-        for &g in goals {
-            self.cost[g] = 0.0;
-            self.next[g] = g as u32;
-            self.queue.push(0, g as u32);
-        }
-        let (w, h) = (grid.width(), grid.height());
-        let blocked = grid.blocked();
-        let straight = grid.cell_size();
-        let diagonal = straight * std::f32::consts::SQRT_2;
-        let eight = grid.connectivity() == Connectivity::Eight;
         let (layer, weight) = match cost.layer {
             Some(layer) if cost.weight > 0.0 => (Some(layer), cost.weight),
             _ => (None, 0.0),
         };
-        let Self { cost: costs, next, done, queue } = self;
-        while let Some((key, v)) = queue.pop() {
-            let v = v as usize;
-            let here = costs[v];
-            if done[v] || bucket(here) != key {
-                continue; // expanded at this cost already, or a stale entry
-            }
-            done[v] = true;
-            // Walking from a neighbour into `v` costs `d + penalty(v)`, as Cost::step adds.
-            let penalty = layer.map_or(0.0, |l| weight * l[v].max(0.0));
-            let (x, y) = (v % w, v / w);
-            let right = x + 1 < w && !blocked[v + 1];
-            let left = x > 0 && !blocked[v - 1];
-            let down = y + 1 < h && !blocked[v + w];
-            let up = y > 0 && !blocked[v - w];
-            let mut relax = |u: usize, d: f32| {
-                let c = here + (d + penalty);
-                if c < costs[u] {
-                    costs[u] = c;
-                    next[u] = v as u32;
-                    done[u] = false;
-                    queue.push(bucket(c), u as u32);
-                }
-            };
-            if right {
-                relax(v + 1, straight);
-            }
-            if left {
-                relax(v - 1, straight);
-            }
-            if down {
-                relax(v + w, straight);
-            }
-            if up {
-                relax(v - w, straight);
-            }
-            if eight {
-                // A diagonal counts only when both orthogonal cells beside it are free.
-                if right && down && !blocked[v + w + 1] {
-                    relax(v + w + 1, diagonal);
-                }
-                if left && down && !blocked[v + w - 1] {
-                    relax(v + w - 1, diagonal);
-                }
-                if right && up && !blocked[v - w + 1] {
-                    relax(v - w + 1, diagonal);
-                }
-                if left && up && !blocked[v - w - 1] {
-                    relax(v - w - 1, diagonal);
-                }
-            }
+        let per_step = 1.0 / grid.cell_size();
+        let most = layer.map_or(0.0, |l| l.values().iter().fold(0.0f32, |m, &v| m.max(v)));
+        let longest = grid.cell_size() * std::f32::consts::SQRT_2 + weight * most;
+        // A ring of buckets as long as the longest step, or a radix heap where that would be
+        // too many (a few huge penalties).
+        let span = longest * per_step;
+        let search = Search { grid, layer, weight, per_step };
+        if span < RING_MAX as f32 {
+            self.ring.reset(span as usize + 4);
+            search.run(&mut self.cost, &mut self.next, &mut self.done, &mut self.ring, goals);
+        } else {
+            self.queue.clear();
+            search.run(&mut self.cost, &mut self.next, &mut self.done, &mut self.queue, goals);
         }
         Ok(())
     }
@@ -223,6 +173,162 @@ fn step_length(grid: &Grid, a: usize, b: usize) -> f32 {
     }
 }
 
+/// The most buckets a ring holds; longer steps (huge penalties) use the radix heap.
+const RING_MAX: usize = 1 << 16;
+
+/// One field search: the map and the cost, read in place.
+struct Search<'a> {
+    grid: &'a Grid,
+    layer: Option<&'a crate::layer::Layer>,
+    weight: f32,
+    /// One over the bucket width, the cheapest step.
+    per_step: f32,
+}
+
+impl Search<'_> {
+    /// Dijkstra's search from the goals on `queue`: a cell is expanded when popped unless it
+    /// was expanded at its current cost already (`done`, cleared when the cost drops), so
+    /// stale entries need no check of their own. The grid's neighbours are computed in place.
+    fn run(
+        &self,
+        costs: &mut [f32],
+        next: &mut [u32],
+        done: &mut [bool],
+        queue: &mut impl Monotone,
+        goals: &[usize],
+    ) {
+        let grid = self.grid;
+        let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
+        for &g in goals {
+            costs[g] = 0.0;
+            next[g] = g as u32;
+            queue.push(0, g as u32);
+        }
+        let (w, h) = (grid.width(), grid.height());
+        let blocked = grid.blocked();
+        let straight = grid.cell_size();
+        let diagonal = straight * std::f32::consts::SQRT_2;
+        let eight = grid.connectivity() == Connectivity::Eight;
+        while let Some(v) = queue.pop() {
+            let v = v as usize;
+            if done[v] {
+                continue; // expanded at this cost already
+            }
+            done[v] = true;
+            let here = costs[v];
+            // Walking from a neighbour into `v` costs `d + penalty(v)`, as Cost::step adds.
+            let penalty = self.layer.map_or(0.0, |l| self.weight * l[v].max(0.0));
+            let (x, y) = (v % w, v / w);
+            let right = x + 1 < w && !blocked[v + 1];
+            let left = x > 0 && !blocked[v - 1];
+            let down = y + 1 < h && !blocked[v + w];
+            let up = y > 0 && !blocked[v - w];
+            // In line, not a closure: called out of line it cost a call per neighbour.
+            macro_rules! relax {
+                ($u:expr, $d:expr) => {{
+                    let u: usize = $u;
+                    let c = here + ($d + penalty);
+                    if c < costs[u] {
+                        costs[u] = c;
+                        next[u] = v as u32;
+                        done[u] = false;
+                        queue.push(bucket(c), u as u32);
+                    }
+                }};
+            }
+            if right {
+                relax!(v + 1, straight);
+            }
+            if left {
+                relax!(v - 1, straight);
+            }
+            if down {
+                relax!(v + w, straight);
+            }
+            if up {
+                relax!(v - w, straight);
+            }
+            if eight {
+                // A diagonal counts only when both orthogonal cells beside it are free.
+                if right && down && !blocked[v + w + 1] {
+                    relax!(v + w + 1, diagonal);
+                }
+                if left && down && !blocked[v + w - 1] {
+                    relax!(v + w - 1, diagonal);
+                }
+                if right && up && !blocked[v - w + 1] {
+                    relax!(v - w + 1, diagonal);
+                }
+                if left && up && !blocked[v - w - 1] {
+                    relax!(v - w - 1, diagonal);
+                }
+            }
+        }
+    }
+}
+
+/// A queue of cells by bucket number, for keys that never fall below the last popped one.
+trait Monotone {
+    fn push(&mut self, key: u32, cell: u32);
+    /// A cell of the lowest bucket.
+    fn pop(&mut self) -> Option<u32>;
+}
+
+/// Dial's queue: a ring of buckets, one per step width, longer than any step, so the
+/// buckets a search can push to while emptying bucket `b` (up to `b` plus the longest
+/// step, with a margin for rounding) are all distinct slots of the ring. Why bucketing by
+/// the cheapest step is exact: see [`Buckets`].
+#[derive(Debug, Clone, Default)]
+struct Ring {
+    /// The slots; only the first `len` are in use (the rest kept for a longer ring later).
+    slots: Vec<Vec<u32>>,
+    len: usize,
+    /// The bucket being emptied.
+    current: u32,
+    /// Entries in all slots.
+    pending: usize,
+}
+
+impl Ring {
+    /// Empties the ring and makes it at least `len` slots long (a power of two, so a
+    /// bucket's slot is a mask, not a division), keeping the slots' allocations.
+    fn reset(&mut self, len: usize) {
+        let len = len.next_power_of_two();
+        for slot in &mut self.slots {
+            slot.clear();
+        }
+        if self.slots.len() < len {
+            self.slots.resize_with(len, Vec::new);
+        }
+        self.len = len;
+        self.current = 0;
+        self.pending = 0;
+    }
+}
+
+impl Monotone for Ring {
+    #[inline]
+    fn push(&mut self, key: u32, cell: u32) {
+        debug_assert!(key >= self.current && ((key - self.current) as usize) < self.len);
+        let mask = self.len - 1;
+        self.slots[key as usize & mask].push(cell);
+        self.pending += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        let mask = self.len - 1;
+        while self.pending > 0 {
+            if let Some(c) = self.slots[self.current as usize & mask].pop() {
+                self.pending -= 1;
+                return Some(c);
+            }
+            self.current += 1;
+        }
+        None
+    }
+}
+
 /// The flow field's queue: a radix heap over bucket numbers, a cell's bucket being its cost
 /// divided by the cheapest step (a cell's length), rounded down.
 ///
@@ -252,6 +358,18 @@ struct Buckets {
 impl Default for Buckets {
     fn default() -> Self {
         Self { last: 0, bins: std::array::from_fn(|_| Vec::new()), occupied: 0 }
+    }
+}
+
+impl Monotone for Buckets {
+    #[inline]
+    fn push(&mut self, key: u32, cell: u32) {
+        Buckets::push(self, key, cell);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        Buckets::pop(self).map(|(_, c)| c)
     }
 }
 
@@ -348,7 +466,7 @@ mod tests {
         let cost = Cost::avoiding(&danger, 1.0).unwrap();
         field.compute(&grid, &[0], &cost).unwrap();
         let held = |f: &FlowField| {
-            let bins: Vec<_> = f.queue.bins.iter().map(|b| (b.as_ptr(), b.capacity())).collect();
+            let bins: Vec<_> = f.ring.slots.iter().map(|b| (b.as_ptr(), b.capacity())).collect();
             (f.cost.as_ptr(), f.next.as_ptr(), f.done.as_ptr(), bins)
         };
         let before = held(&field);
