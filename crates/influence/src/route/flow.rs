@@ -30,7 +30,8 @@ use super::{Cost, Route};
 /// let mut field = FlowField::new();
 /// field.compute(&grid, &[at(4, 1)], &cost)?;
 /// assert_eq!(field.cost_to_goal(at(4, 1)), Some(0.0));
-/// assert_eq!(field.next_step(at(3, 0)), Some(at(4, 1)));
+/// assert_eq!(field.next_step(at(3, 0)), Some(at(4, 0))); // no cutting past the wall
+/// assert_eq!(field.next_step(at(4, 0)), Some(at(4, 1)));
 /// // Any number of units walk there off the one search.
 /// let mut route = Route::default();
 /// for start in [at(0, 0), at(0, 2), at(2, 2)] {
