@@ -100,6 +100,7 @@ pub enum Heuristic {
 
 impl Heuristic {
     /// The estimate between two positions.
+    #[inline]
     pub(crate) fn estimate(self, a: Vec3, b: Vec3) -> f32 {
         let d = (a - b).abs();
         match self {
@@ -202,6 +203,19 @@ impl Router {
         mut h: impl FnMut(Vec3) -> f32,
         route: &mut Route,
     ) -> Result<bool, Error> {
+        if let Some(grid) = space.as_grid() {
+            // The cell's centre from its coordinates, as `Grid::position` gives it, in line:
+            // called through the generic position it stayed a call per neighbour.
+            // Cells and widths fit in `u32` (grids hold at most 2²⁸ cells), whose division is
+            // the cheaper one.
+            let (w, origin, size) = (grid.width() as u32, grid.origin(), grid.cell_size());
+            let mut at = |c: usize| {
+                let c = c as u32;
+                let p = origin + (glam::Vec2::new((c % w) as f32, (c / w) as f32) + 0.5) * size;
+                h(p.extend(0.0))
+            };
+            return self.search_cells(space, start, goal, cost, &mut at, route);
+        }
         self.search_cells(space, start, goal, cost, &mut |c| h(space.position(c)), route)
     }
 
