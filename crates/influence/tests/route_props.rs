@@ -117,3 +117,50 @@ proptest! {
         }
     }
 }
+
+/// The grid seen only through `Space`: routes on it take the generic search.
+struct Generic<'a>(&'a Grid);
+
+impl Space for Generic<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_walkable(&self, i: usize) -> bool {
+        self.0.is_walkable(i)
+    }
+    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
+        self.0.for_each_neighbour(i, visit);
+    }
+    fn position(&self, i: usize) -> Vec3 {
+        self.0.position(i)
+    }
+}
+
+proptest! {
+    /// The grid's own search (neighbours computed in place) finds the same routes as the
+    /// generic search over the same grid, bit for bit, expansions included.
+    #[test]
+    fn grid_search_is_the_generic_search(
+        grid in common::walled_grid(1..20, 0.3, 1.5),
+        values in prop::collection::vec(-3.0f32..8.0, 1..20),
+        weight in prop_oneof![Just(0.0f32), 0.0f32..3.0],
+        picks in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..6),
+    ) {
+        let layer = layer_for(grid.len(), &values);
+        let cost = Cost::avoiding(&layer, weight).unwrap();
+        let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
+        prop_assume!(!open.is_empty());
+        let mut router = Router::new();
+        for (a, b) in picks {
+            let (s, g) = (*a.get(&open), *b.get(&open));
+            for h in [Heuristic::Octile, Heuristic::Euclidean, Heuristic::Zero] {
+                let fast = router.find(&grid, s, g, &cost, h).unwrap();
+                let generic = router.find(&Generic(&grid), s, g, &cost, h).unwrap();
+                prop_assert_eq!(
+                    fast.as_ref().map(|r| (&r.cells, r.cost.to_bits(), r.expanded)),
+                    generic.as_ref().map(|r| (&r.cells, r.cost.to_bits(), r.expanded))
+                );
+            }
+        }
+    }
+}

@@ -32,7 +32,7 @@ mod team;
 use std::borrow::Cow;
 
 use influence::propagate::{Chase, FloodFill, Prediction, SteadyState};
-use influence::route::{Route, Router};
+use influence::route::{FlowField, Route, Router};
 use influence::{query, Analysis, Cell, Grid, Layer, Source, Space, Stamper};
 
 pub use summary::{PathInfo, PropagationInfo, Spot, Summary, TeamInfo};
@@ -105,6 +105,8 @@ pub struct Run {
     path_layers: Vec<Option<LayerName>>,
     routes: Vec<Option<Route>>,
     router: Router,
+    /// For routes that share a goal (`route::find_all`).
+    field: FlowField,
     stale: Stale,
     /// Why the flood fill could not run (its heat is zero meanwhile).
     flood_error: Option<Located>,
@@ -140,6 +142,7 @@ impl Run {
             path_layers: Vec::new(),
             routes: Vec::new(),
             router: Router::new(),
+            field: FlowField::new(),
             stale: Stale::ALL,
             flood_error: None,
             overflow: None,
@@ -547,19 +550,15 @@ impl Run {
             self.stale.routes = true;
         }
         if self.stale.routes {
-            let mut router = std::mem::take(&mut self.router);
+            let (mut router, mut field) = (std::mem::take(&mut self.router), std::mem::take(&mut self.field));
             let view = View { run: self };
-            let routes = self
-                .scenario
-                .paths
-                .iter()
-                .zip(&self.path_layers)
-                .map(|(plan, layer)| {
-                    route::find(&mut router, &self.scenario.grid, plan, &view.layer((*layer)?))
-                })
-                .collect();
+            let held: Vec<Option<Cow<'_, Layer>>> =
+                self.path_layers.iter().map(|layer| layer.map(|l| view.layer(l))).collect();
+            let layers: Vec<Option<&Layer>> = held.iter().map(Option::as_deref).collect();
+            let routes =
+                route::find_all(&mut router, &mut field, &self.scenario.grid, &self.scenario.paths, &layers);
             self.routes = routes;
-            self.router = router;
+            (self.router, self.field) = (router, field);
         }
         self.stale = Stale { flood: false, fields: false, analysis: false, routes: false };
     }

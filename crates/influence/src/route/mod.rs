@@ -22,6 +22,8 @@
 //! [`Route`] too, so per-frame searches allocate nothing once warm. The search runs on the
 //! same queue as the walking-distance sweeps ([`Router::sweep`]).
 
+mod flow;
+
 use glam::Vec3;
 
 use crate::error::{non_negative, Error};
@@ -29,6 +31,7 @@ use crate::layer::Layer;
 use crate::space::Space;
 
 pub use crate::paths::{Router, MAX_SEARCH};
+pub use flow::FlowField;
 
 /// What a step costs: its length, plus `weight` per unit of positive layer value entered.
 ///
@@ -97,6 +100,7 @@ pub enum Heuristic {
 
 impl Heuristic {
     /// The estimate between two positions.
+    #[inline]
     pub(crate) fn estimate(self, a: Vec3, b: Vec3) -> f32 {
         let d = (a - b).abs();
         match self {
@@ -199,6 +203,19 @@ impl Router {
         mut h: impl FnMut(Vec3) -> f32,
         route: &mut Route,
     ) -> Result<bool, Error> {
+        if let Some(grid) = space.as_grid() {
+            // The cell's centre from its coordinates, as `Grid::position` gives it, in line:
+            // called through the generic position it stayed a call per neighbour.
+            // Cells and widths fit in `u32` (grids hold at most 2²⁸ cells), whose division is
+            // the cheaper one.
+            let (w, origin, size) = (grid.width() as u32, grid.origin(), grid.cell_size());
+            let mut at = |c: usize| {
+                let c = c as u32;
+                let p = origin + (glam::Vec2::new((c % w) as f32, (c / w) as f32) + 0.5) * size;
+                h(p.extend(0.0))
+            };
+            return self.search_cells(space, start, goal, cost, &mut at, route);
+        }
         self.search_cells(space, start, goal, cost, &mut |c| h(space.position(c)), route)
     }
 

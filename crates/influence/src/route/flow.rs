@@ -1,0 +1,510 @@
+//! Flow fields: one search from a goal (or a set of goals) over a [`Cost`], giving every
+//! reachable cell its cost to the goal and its next step there, so any number of units
+//! walking to the same goal share one search and follow it at O(1) a step.
+
+use crate::error::Error;
+use crate::space::{Connectivity, Grid, Space};
+
+use super::{Cost, Route};
+
+/// The cheapest route from every cell of a [`Grid`] to the nearest of a set of goals, under
+/// the same [`Cost`] as [`Router::find`](super::Router::find): one search from the goals,
+/// after which [`cost_to_goal`](Self::cost_to_goal), [`next_step`](Self::next_step) and
+/// [`route_into`](Self::route_into) answer for any start. A route read off the field is an
+/// optimal route: its cost is the one A* finds (up to the order its `f32` steps are added
+/// in; the route may differ from A*'s where several routes cost the same).
+///
+/// Keep one field and call [`compute`](Self::compute) again each frame: its buffers are
+/// reused, so once it has seen a map of this size it allocates nothing.
+///
+/// ```
+/// use influence::{route::{Cost, FlowField, Route}, Cell, Grid, Layer};
+/// let grid = Grid::from_rows(&[
+///     ".....",
+///     ".@@@.",
+///     ".....",
+/// ])?;
+/// let at = |x, y| grid.index(Cell::new(x, y)).unwrap();
+/// let danger = Layer::for_space(&grid);
+/// let cost = Cost::avoiding(&danger, 1.0)?;
+/// let mut field = FlowField::new();
+/// field.compute(&grid, &[at(4, 1)], &cost)?;
+/// assert_eq!(field.cost_to_goal(at(4, 1)), Some(0.0));
+/// assert_eq!(field.next_step(at(3, 0)), Some(at(4, 0))); // no cutting past the wall
+/// assert_eq!(field.next_step(at(4, 0)), Some(at(4, 1)));
+/// // Any number of units walk there off the one search.
+/// let mut route = Route::default();
+/// for start in [at(0, 0), at(0, 2), at(2, 2)] {
+///     assert!(field.route_into(&grid, start, &cost, &mut route));
+///     assert_eq!(route.cells.last(), Some(&at(4, 1)));
+/// }
+/// # Ok::<(), influence::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct FlowField {
+    /// Cost to the nearest goal per cell; infinite where no goal can be reached.
+    cost: Vec<f32>,
+    /// The next cell towards the goal; the cell itself at a goal, [`NONE`] where unreachable.
+    next: Vec<u32>,
+    /// Whether a cell has been expanded at its current cost.
+    done: Vec<bool>,
+    ring: Ring,
+    queue: Buckets,
+}
+
+/// The next step of a cell no goal can be reached from.
+const NONE: u32 = u32::MAX;
+
+impl FlowField {
+    /// An empty field; it grows to the map's size on first use.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Searches from `goals` (cells of `grid`, each at cost 0) outwards, so that each cell
+    /// learns the cheapest cost of walking from it to a goal under `cost` — entering a cell
+    /// costs as in [`Cost::step`] — and its first step. Replaces what the field held.
+    ///
+    /// The search is Dijkstra's from the goals, on a queue of buckets as wide as the
+    /// cheapest step (see `Buckets`), with the grid's neighbours computed in place.
+    ///
+    /// # Errors
+    /// [`Error::OutOfBounds`] for a goal outside the grid, [`Error::Blocked`] for a blocked
+    /// one; [`Error::TooMany`] for a grid of more than `u32::MAX` cells.
+    ///
+    /// # Panics
+    /// If the cost's layer was not made for `grid`.
+    pub fn compute(&mut self, grid: &Grid, goals: &[usize], cost: &Cost<'_>) -> Result<(), Error> {
+        let len = grid.len();
+        if let Some(layer) = cost.layer {
+            assert_eq!(layer.len(), len, "cost layer was not made for this grid");
+        }
+        if len >= NONE as usize {
+            return Err(Error::TooMany { what: "cells", count: len, max: NONE as usize - 1 });
+        }
+        for &g in goals {
+            if g >= len {
+                return Err(Error::OutOfBounds { index: g, len });
+            }
+            if !grid.is_walkable(g) {
+                return Err(Error::Blocked { index: g });
+            }
+        }
+        // Reused at the same size: `resize` only allocates when the map grows.
+        self.cost.clear();
+        self.cost.resize(len, f32::INFINITY);
+        self.next.clear();
+        self.next.resize(len, NONE);
+        self.done.clear();
+        self.done.resize(len, false);
+        // Every step is at least one straight step long: penalties only add (Cost::step).
+        let (layer, weight) = match cost.layer {
+            Some(layer) if cost.weight > 0.0 => (Some(layer), cost.weight),
+            _ => (None, 0.0),
+        };
+        let per_step = 1.0 / grid.cell_size();
+        let most = layer.map_or(0.0, |l| largest(l.values()));
+        let longest = grid.cell_size() * std::f32::consts::SQRT_2 + weight * most;
+        // A ring of buckets as long as the longest step, or a radix heap where that would be
+        // too many (a few huge penalties).
+        let span = longest * per_step;
+        let search = Search { grid, layer, weight, per_step };
+        if span < RING_MAX as f32 {
+            self.ring.reset(span as usize + 4);
+            search.run(&mut self.cost, &mut self.next, &mut self.done, &mut self.ring, goals);
+        } else {
+            self.queue.clear();
+            search.run(&mut self.cost, &mut self.next, &mut self.done, &mut self.queue, goals);
+        }
+        Ok(())
+    }
+
+    /// The cost of the cheapest route from `cell` to a goal; `None` where no goal can be
+    /// reached (or `cell` is outside the field).
+    pub fn cost_to_goal(&self, cell: usize) -> Option<f32> {
+        self.next.get(cell).filter(|&&n| n != NONE).map(|_| self.cost[cell])
+    }
+
+    /// The cell to step to from `cell` on a cheapest route to a goal (`cell` itself at a
+    /// goal); `None` where no goal can be reached.
+    pub fn next_step(&self, cell: usize) -> Option<usize> {
+        self.next.get(cell).filter(|&&n| n != NONE).map(|&n| n as usize)
+    }
+
+    /// The route from `start` to its goal read off the field, written into `route` (its
+    /// cell list reused) with length and exposure as [`Router::find`](super::Router::find)
+    /// gives them and the cost summed from the start, as A* sums it; `expanded` is 0 (no
+    /// search). `grid` and `cost` must be those of the last [`compute`](Self::compute).
+    /// Returns `false` (and `route` emptied) where no goal can be reached from `start`.
+    ///
+    /// # Panics
+    /// If the cost's layer was not made for `grid`.
+    pub fn route_into(&self, grid: &Grid, start: usize, cost: &Cost<'_>, route: &mut Route) -> bool {
+        route.cells.clear();
+        *route = Route { cells: std::mem::take(&mut route.cells), ..Route::default() };
+        let Some(mut c) = self.next_step(start) else { return false };
+        let (mut length, mut total) = (0.0f64, 0.0f32);
+        route.cells.push(start);
+        let mut at = start;
+        while c != at {
+            if route.cells.len() > self.next.len() {
+                break; // not a field of this grid: never loop
+            }
+            let d = step_length(grid, at, c);
+            length += f64::from(d);
+            total += cost.step(d, c);
+            route.cells.push(c);
+            at = c;
+            c = self.next[at] as usize;
+        }
+        route.length = length + 0.0;
+        route.cost = total;
+        route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum::<f64>() + 0.0;
+        true
+    }
+}
+
+/// The largest of `values` and 0 (NaN ignored), in eight lanes so that it vectorises: one
+/// running maximum is a chain of dependent instructions as long as the map.
+fn largest(values: &[f32]) -> f32 {
+    let mut lanes = [0.0f32; 8];
+    let chunks = values.chunks_exact(8);
+    let rest = chunks.remainder();
+    for chunk in chunks {
+        for (m, &v) in lanes.iter_mut().zip(chunk) {
+            *m = m.max(v);
+        }
+    }
+    lanes.into_iter().chain(rest.iter().copied()).fold(0.0, f32::max)
+}
+
+/// The length of the grid step from `a` to its neighbour `b`.
+fn step_length(grid: &Grid, a: usize, b: usize) -> f32 {
+    let w = grid.width();
+    if a % w == b % w || a / w == b / w {
+        grid.cell_size()
+    } else {
+        grid.cell_size() * std::f32::consts::SQRT_2
+    }
+}
+
+/// The most buckets a ring holds; longer steps (huge penalties) use the radix heap.
+const RING_MAX: usize = 1 << 16;
+
+/// One field search: the map and the cost, read in place.
+struct Search<'a> {
+    grid: &'a Grid,
+    layer: Option<&'a crate::layer::Layer>,
+    weight: f32,
+    /// One over the bucket width, the cheapest step.
+    per_step: f32,
+}
+
+impl Search<'_> {
+    /// Dijkstra's search from the goals on `queue`: a cell is expanded when popped unless it
+    /// was expanded at its current cost already (`done`, cleared when the cost drops), so
+    /// stale entries need no check of their own. The grid's neighbours are computed in place.
+    fn run(
+        &self,
+        costs: &mut [f32],
+        next: &mut [u32],
+        done: &mut [bool],
+        queue: &mut impl Monotone,
+        goals: &[usize],
+    ) {
+        let grid = self.grid;
+        let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
+        for &g in goals {
+            costs[g] = 0.0;
+            next[g] = g as u32;
+            queue.push(0, g as u32);
+        }
+        let (w, h) = (grid.width(), grid.height());
+        let blocked = grid.blocked();
+        let straight = grid.cell_size();
+        let diagonal = straight * std::f32::consts::SQRT_2;
+        let eight = grid.connectivity() == Connectivity::Eight;
+        while let Some(v) = queue.pop() {
+            let v = v as usize;
+            if done[v] {
+                continue; // expanded at this cost already
+            }
+            done[v] = true;
+            let here = costs[v];
+            // Walking from a neighbour into `v` costs `d + penalty(v)`, as Cost::step adds.
+            let penalty = self.layer.map_or(0.0, |l| self.weight * l[v].max(0.0));
+            let (x, y) = (v % w, v / w);
+            let right = x + 1 < w && !blocked[v + 1];
+            let left = x > 0 && !blocked[v - 1];
+            let down = y + 1 < h && !blocked[v + w];
+            let up = y > 0 && !blocked[v - w];
+            // In line, not a closure: called out of line it cost a call per neighbour.
+            macro_rules! relax {
+                ($u:expr, $d:expr) => {{
+                    let u: usize = $u;
+                    let c = here + ($d + penalty);
+                    if c < costs[u] {
+                        costs[u] = c;
+                        next[u] = v as u32;
+                        done[u] = false;
+                        queue.push(bucket(c), u as u32);
+                    }
+                }};
+            }
+            if right {
+                relax!(v + 1, straight);
+            }
+            if left {
+                relax!(v - 1, straight);
+            }
+            if down {
+                relax!(v + w, straight);
+            }
+            if up {
+                relax!(v - w, straight);
+            }
+            if eight {
+                // A diagonal counts only when both orthogonal cells beside it are free.
+                if right && down && !blocked[v + w + 1] {
+                    relax!(v + w + 1, diagonal);
+                }
+                if left && down && !blocked[v + w - 1] {
+                    relax!(v + w - 1, diagonal);
+                }
+                if right && up && !blocked[v - w + 1] {
+                    relax!(v - w + 1, diagonal);
+                }
+                if left && up && !blocked[v - w - 1] {
+                    relax!(v - w - 1, diagonal);
+                }
+            }
+        }
+    }
+}
+
+/// A queue of cells by bucket number, for keys that never fall below the last popped one.
+trait Monotone {
+    fn push(&mut self, key: u32, cell: u32);
+    /// A cell of the lowest bucket.
+    fn pop(&mut self) -> Option<u32>;
+}
+
+/// Dial's queue: a ring of buckets, one per step width, longer than any step, so the
+/// buckets a search can push to while emptying bucket `b` (up to `b` plus the longest
+/// step, with a margin for rounding) are all distinct slots of the ring. Why bucketing by
+/// the cheapest step is exact: see [`Buckets`].
+#[derive(Debug, Clone, Default)]
+struct Ring {
+    /// The slots; only the first `len` are in use (the rest kept for a longer ring later).
+    slots: Vec<Vec<u32>>,
+    len: usize,
+    /// The bucket being emptied.
+    current: u32,
+    /// Entries in all slots.
+    pending: usize,
+}
+
+impl Ring {
+    /// Empties the ring and makes it at least `len` slots long (a power of two, so a
+    /// bucket's slot is a mask, not a division), keeping the slots' allocations.
+    fn reset(&mut self, len: usize) {
+        let len = len.next_power_of_two();
+        for slot in &mut self.slots {
+            slot.clear();
+        }
+        if self.slots.len() < len {
+            self.slots.resize_with(len, Vec::new);
+        }
+        self.len = len;
+        self.current = 0;
+        self.pending = 0;
+    }
+}
+
+impl Monotone for Ring {
+    #[inline]
+    fn push(&mut self, key: u32, cell: u32) {
+        debug_assert!(key >= self.current && ((key - self.current) as usize) < self.len);
+        let mask = self.len - 1;
+        self.slots[key as usize & mask].push(cell);
+        self.pending += 1;
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        let mask = self.len - 1;
+        while self.pending > 0 {
+            if let Some(c) = self.slots[self.current as usize & mask].pop() {
+                self.pending -= 1;
+                return Some(c);
+            }
+            self.current += 1;
+        }
+        None
+    }
+}
+
+/// The flow field's queue: a radix heap over bucket numbers, a cell's bucket being its cost
+/// divided by the cheapest step (a cell's length), rounded down.
+///
+/// Why this is exact. Every step costs at least one straight step `δ`, so a cell settled
+/// at cost `c` offers its neighbours at least `c + δ`: a later bucket than `c`'s. Cells that
+/// share a bucket therefore cannot improve one another, and once the buckets below are
+/// done, every cell in the lowest bucket holds its final cost, in whatever order the bucket
+/// is emptied — no ordering inside a bucket is needed, unlike A*'s estimated keys, where a
+/// larger step can land a neighbour in the same key range. In `f32` the sum `c + δ` may round
+/// down onto the bucket's edge; then the offer lands in the bucket being emptied, the cell is
+/// expanded again at its lower cost, and the costs are still exactly Dijkstra's (the search
+/// only stops when no offer improves any cell). Bucket numbers never fall below the current
+/// one (a cost plus a non-negative step rounds to no less than the cost, and rounding down
+/// a product is monotone), which is what the radix heap needs: bin `i` holds entries whose
+/// bucket first differs from the current one at bit `i - 1`, an entry only ever moves to
+/// lower bins, and bin 0 (the current bucket) is popped in any order.
+#[derive(Debug, Clone)]
+struct Buckets {
+    /// The current bucket number.
+    last: u32,
+    /// Entries as `bucket << 32 | cell`.
+    bins: [Vec<u64>; 33],
+    /// Bit `i` set when bin `i` is not empty.
+    occupied: u64,
+}
+
+impl Default for Buckets {
+    fn default() -> Self {
+        Self { last: 0, bins: std::array::from_fn(|_| Vec::new()), occupied: 0 }
+    }
+}
+
+impl Monotone for Buckets {
+    #[inline]
+    fn push(&mut self, key: u32, cell: u32) {
+        Buckets::push(self, key, cell);
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        Buckets::pop(self).map(|(_, c)| c)
+    }
+}
+
+impl Buckets {
+    fn clear(&mut self) {
+        for bin in &mut self.bins {
+            bin.clear();
+        }
+        self.last = 0;
+        self.occupied = 0;
+    }
+
+    #[inline]
+    fn bin(&self, key: u32) -> usize {
+        32 - (key ^ self.last).leading_zeros() as usize
+    }
+
+    #[inline]
+    fn push(&mut self, key: u32, cell: u32) {
+        debug_assert!(key >= self.last, "bucket numbers are monotone");
+        let i = self.bin(key);
+        self.bins[i].push(u64::from(key) << 32 | u64::from(cell));
+        self.occupied |= 1 << i;
+    }
+
+    /// An entry of the lowest bucket: (bucket, cell).
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        if self.occupied & 1 == 0 {
+            if self.occupied == 0 {
+                return None;
+            }
+            let i = self.occupied.trailing_zeros() as usize;
+            let mut bin = std::mem::take(&mut self.bins[i]);
+            self.occupied &= !(1 << i);
+            self.last = bin.iter().map(|&e| (e >> 32) as u32).min().unwrap_or(self.last);
+            for &e in &bin {
+                let j = self.bin((e >> 32) as u32);
+                self.bins[j].push(e);
+                self.occupied |= 1 << j;
+            }
+            bin.clear();
+            self.bins[i] = bin; // keeps its allocation
+        }
+        let e = self.bins[0].pop()?;
+        if self.bins[0].is_empty() {
+            self.occupied &= !1;
+        }
+        Some(((e >> 32) as u32, e as u32))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::route::Heuristic;
+    use crate::route::Router;
+    use crate::{Cell, Layer};
+
+    #[test]
+    fn field_costs_match_dijkstra_on_a_small_map() {
+        let grid = Grid::from_rows(&["......", ".@@.@.", "...@..", "@.....", "...@@."]).unwrap();
+        let mut danger = Layer::for_space(&grid);
+        for (i, v) in danger.values_mut().iter_mut().enumerate() {
+            *v = (i * 7 % 5) as f32 * 0.5 - 0.5;
+        }
+        let cost = Cost::avoiding(&danger, 1.5).unwrap();
+        let goal = grid.index(Cell::new(5, 4)).unwrap();
+        let mut field = FlowField::new();
+        field.compute(&grid, &[goal], &cost).unwrap();
+        let mut router = Router::new();
+        let mut route = Route::default();
+        for start in 0..grid.len() {
+            if !grid.is_walkable(start) {
+                assert_eq!(field.cost_to_goal(start), None);
+                continue;
+            }
+            let best = router.find(&grid, start, goal, &cost, Heuristic::Zero).unwrap().unwrap();
+            let got = field.cost_to_goal(start).unwrap();
+            assert!((got - best.cost).abs() <= 1e-5 * best.cost.max(1.0), "{start}: {got} vs {}", best.cost);
+            assert!(field.route_into(&grid, start, &cost, &mut route));
+            assert!((route.cost - best.cost).abs() <= 1e-5 * best.cost.max(1.0));
+        }
+    }
+
+    /// A field computed again on a map of the same size keeps its buffers: nothing is
+    /// allocated after the first call (the buckets keep what they grew to).
+    #[test]
+    fn a_reused_field_keeps_its_buffers() {
+        let grid = Grid::new(40, 30).unwrap();
+        let mut danger = Layer::for_space(&grid);
+        danger.values_mut()[300..400].fill(5.0);
+        let mut field = FlowField::new();
+        let cost = Cost::avoiding(&danger, 1.0).unwrap();
+        field.compute(&grid, &[0], &cost).unwrap();
+        let held = |f: &FlowField| {
+            let bins: Vec<_> = f.ring.slots.iter().map(|b| (b.as_ptr(), b.capacity())).collect();
+            (f.cost.as_ptr(), f.next.as_ptr(), f.done.as_ptr(), bins)
+        };
+        let before = held(&field);
+        for _ in 0..3 {
+            field.compute(&grid, &[0], &cost).unwrap();
+            assert_eq!(held(&field), before);
+        }
+    }
+
+    #[test]
+    fn buckets_pop_lowest_bucket_first() {
+        let mut q = Buckets::default();
+        for (k, c) in [(5, 1), (3, 2), (9, 3), (3, 4), (1000, 5)] {
+            q.push(k, c);
+        }
+        let mut keys = Vec::new();
+        while let Some((k, _)) = q.pop() {
+            keys.push(k);
+            if k == 3 && keys.len() == 1 {
+                q.push(3, 9); // the current bucket again
+                q.push(4, 8);
+            }
+        }
+        assert_eq!(keys, vec![3, 3, 3, 4, 5, 9, 1000]);
+    }
+}
