@@ -204,6 +204,7 @@ fn reads_answer_at_once_during_a_long_edit_and_a_newer_edit_interrupts_it() {
     let timed = Instant::now();
     let older = std::thread::spawn(move || ok(a, "POST", "/api/walls", &wall(4)));
     while get(a, "/api/scene").json()["computing"] != true {
+        assert!(!older.is_finished(), "the first wall was computed before it could be seen computing");
         std::thread::sleep(Duration::from_millis(5));
     }
     std::thread::sleep(alone / 4);
