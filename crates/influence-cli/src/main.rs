@@ -135,7 +135,8 @@ enum Command {
         /// The port to listen on (0 picks a free one).
         #[arg(long, default_value_t = 8080)]
         port: u16,
-        /// The address to listen on; anything but loopback is reachable from other machines.
+        /// The address to listen on; anything but loopback is reachable from other machines
+        /// (a warning says so).
         #[arg(long, default_value = "127.0.0.1")]
         host: std::net::IpAddr,
     },
@@ -176,7 +177,8 @@ fn execute(command: Command) -> Result<(), CliError> {
     let (scenario, out, look) = match command {
         Command::Serve { scenario, port, host } => {
             use influence_sandbox::{serve, SandboxError, ServeConfig};
-            return serve(ServeConfig { host, port, scenario }).map_err(|e| match e {
+            let config = ServeConfig { host, port, scenario, ..ServeConfig::default() };
+            return serve(config).map_err(|e| match e {
                 SandboxError::Scenario { path, message } => {
                     CliError::Input(Located::new(&path.display().to_string(), Problem::Value, message))
                 }

@@ -1,7 +1,8 @@
 // The influence sandbox page. The server computes every layer (docs/sandbox-api.md); this
 // script edits the scene through /api/, fetches the shown layer as a binary frame and draws
-// it with the colour tables of influence::render (/api/colormap). window.sandbox exposes the
-// same functions the controls use, for scripts and tests (tests/browser.rs).
+// it with the colour tables of influence::render (/api/colormap), and follows what other tabs
+// and scripts do through /api/live. window.sandbox exposes the same functions the controls
+// use, for scripts and tests (tests/browser.rs).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -9,6 +10,8 @@ const PRESET_TEAMS = ["red", "blue", "green", "gold", "purple", "grey"];
 /** Height of the title line above the map (its layer and step). */
 const HEAD = 30;
 const MAX_RATE = 61; // the rate slider's last stop: one step per frame
+/** An edit still unanswered after this long shows "computing…". */
+const SLOW_EDIT_MS = 200;
 const params = new URLSearchParams(location.search);
 
 const state = {
@@ -16,6 +19,7 @@ const state = {
   tool: "select", selected: null, playing: false, rate: 20, acc: 0, lastTick: 0, lastFetch: 0,
   dirty: true, inflight: false, pending: 0, waiters: [], painted: [], hover: null, drag: null,
   scale: 1, brush: 2, running: true,
+  live: null, liveOpen: false, editing: 0, editSince: 0,
   defaults: { team: "red", strength: 10, falloff: "linear", radius: 30 },
 };
 
@@ -61,6 +65,7 @@ function report(e) {
 /** Runs an edit; a refused one is shown, not thrown (the scene stays as it was). */
 async function edit(method, path, body, type) {
   state.pending++; // until the answer is applied, so idle() cannot resolve in between
+  if (state.editing++ === 0) state.editSince = performance.now();
   try {
     const r = await api(method, path, body, type);
     setScene(r.scene || r);
@@ -69,9 +74,44 @@ async function edit(method, path, body, type) {
     report(e);
     return null;
   } finally {
+    state.editing--;
     state.pending--;
+    showComputing();
     settle();
   }
+}
+
+// ---------------------------------------------------------------- live updates
+
+/**
+ * Follows the scene over /api/live: the server says {version, steps, computing} whenever the
+ * scene shown changes (an edit by any tab or script, a step, a replay's progress), and the
+ * page fetches what changed. Without the socket, it polls once a second instead.
+ */
+function connectLive() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/api/live");
+  ws.onopen = () => { state.liveOpen = true; };
+  ws.onmessage = (e) => {
+    const msg = JSON.parse(e.data), s = state.scene, f = state.frame;
+    state.live = msg;
+    if (!s || msg.version !== s.version) state.dirty = true;
+    else if (f && (msg.steps.target !== f.target || msg.steps.done !== f.done)) state.dirty = true;
+    showComputing();
+  };
+  ws.onclose = () => {
+    state.liveOpen = false;
+    state.live = null;
+    showComputing();
+    if (state.running) setTimeout(connectLive, 1000);
+  };
+}
+
+/** "computing…" while an edit (this page's or another client's) is being computed. */
+function showComputing() {
+  const slow = state.editing > 0 && performance.now() - state.editSince > SLOW_EDIT_MS;
+  const remote = state.live ? state.live.computing : Boolean(state.scene && state.scene.computing);
+  const text = slow || remote ? "computing…" : "";
+  if ($("computing").textContent !== text) $("computing").textContent = text;
 }
 
 // ---------------------------------------------------------------- frames
@@ -240,6 +280,7 @@ function tick(now) {
   requestAnimationFrame(tick);
   const dt = state.lastTick ? Math.min(0.25, (now - state.lastTick) / 1000) : 0;
   state.lastTick = now;
+  showComputing();
   if (state.inflight || !state.lut) return;
   let advance = 0;
   if (state.playing) {
@@ -247,7 +288,9 @@ function tick(now) {
     else { state.acc += dt * state.rate; advance = Math.floor(state.acc); state.acc -= advance; }
   }
   const catching = state.frame && state.frame.done < state.frame.target;
-  if (advance > 0 || state.dirty || catching || now - state.lastFetch > 1000) fetchFrame(Math.min(advance, 1000));
+  // Other clients' edits arrive over /api/live; a poll is the fallback without it.
+  const poll = state.liveOpen ? 10000 : 1000;
+  if (advance > 0 || state.dirty || catching || now - state.lastFetch > poll) fetchFrame(Math.min(advance, 1000));
 }
 
 /** Resolves when no request is pending and the frame shows the current scene. */
@@ -877,6 +920,7 @@ async function init() {
   opts.push(new Option("Open 256×256", "blank-256"), new Option("Open 128×128", "blank-128"));
   $("map-select").replaceChildren(...opts);
   setScene(await api("GET", "scene"));
+  connectLive();
   const m = state.scene.map.name;
   $("map-select").value = maps.some((b) => b.name === m) ? m : "";
   requestAnimationFrame(tick);

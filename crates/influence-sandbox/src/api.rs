@@ -1,6 +1,7 @@
 //! The JSON API's request and response types (the scenario-shaped ones — sources, map,
-//! propagation, paths — are the scenario model's, from `influence_scenario`), and the error
-//! every handler returns. `docs/sandbox-api.md` documents each endpoint.
+//! propagation, paths — are the scenario model's, from `influence_scenario`), the error
+//! every handler returns, and reading a body into them with a message that names the field
+//! at fault. `docs/sandbox-api.md` documents each endpoint.
 
 use influence_scenario::map::MapSpec;
 use influence_scenario::propagation::PropagationSpec;
@@ -8,6 +9,7 @@ use influence_scenario::report::{MapReport, PredictionReport};
 use influence_scenario::route::PathSpec;
 use influence_scenario::source::SourceSpec;
 use influence_scenario::Fixed;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use crate::error::SceneError;
@@ -22,6 +24,10 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// An error with `status`.
+    pub fn new(status: u16, message: impl Into<String>) -> Self {
+        Self { status, message: message.into() }
+    }
     /// 400: the body or query could not be read.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self { status: 400, message: message.into() }
@@ -36,12 +42,76 @@ impl ApiError {
     }
 }
 
-/// Parses a JSON body; a syntax or type error is a 400 naming the position.
+/// What each body is, as the documentation calls it (by the type's name).
+const EXPECTED: [(&str, &str); 10] = [
+    ("SourceSpec", "a [[source]] table as a JSON object"),
+    ("PathSpec", "a [[path]] table as a JSON object"),
+    ("PropagationSpec", "a [propagation] table as a JSON object"),
+    ("MapRequest", "a JSON object like {\"bundled\": \"den012d\"}"),
+    ("WallEdit", "a JSON object like {\"cells\": [[x, y]], \"blocked\": true}"),
+    ("PerspectiveRequest", "a JSON object like {\"team\": \"red\"}"),
+    ("PathsRequest", "a JSON object like {\"paths\": [...]}"),
+    ("StepRequest", "a JSON object like {\"steps\": 1}"),
+    ("ResetRequest", "an empty JSON object {}"),
+    ("FrameRequest", "a JSON object like {\"layer\": \"influence\", \"advance\": 0}"),
+];
+
+/// A `T` read from a JSON object only. (serde's derived structs also take an array of the
+/// fields in order, so that `[]` would be a `StepRequest` with its defaults.)
+#[derive(Debug, Clone)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Fields<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Fields<T> {
+            type Value = T;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                let name = std::any::type_name::<T>().rsplit("::").next().unwrap_or_default();
+                let doc = EXPECTED.iter().find(|(n, _)| *n == name).map_or("a JSON object", |(_, d)| d);
+                f.write_str(doc)
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+            }
+        }
+        deserializer.deserialize_map(Fields(std::marker::PhantomData)).map(Object)
+    }
+}
+
+/// A serde error as the client reads it: the key at fault first (`body` for the whole body).
+fn refusal(path: &serde_path_to_error::Path, error: &serde_json::Error) -> ApiError {
+    // serde_path_to_error writes `.` for the whole body and `?` for a key not read in full.
+    let at = match path.to_string().trim_end_matches(".?") {
+        "." | "?" => "body".to_owned(),
+        p => p.to_owned(),
+    };
+    let text = error.to_string();
+    ApiError::bad_request(if error.is_syntax() || error.is_eof() {
+        format!("malformed JSON body (at {at}): {text}")
+    } else {
+        format!("{at}: {text}")
+    })
+}
+
+/// Parses a JSON object (an empty body reads as `{}`, so that defaults apply); a syntax,
+/// shape or type error is a 400 naming the key at fault (`body` for the whole body) and the
+/// position.
 ///
 /// # Errors
 /// [`ApiError`] 400.
-pub fn parse<'a, T: Deserialize<'a>>(body: &'a [u8]) -> Result<T, ApiError> {
-    serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("malformed JSON body: {e}")))
+pub fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    let body = if body.iter().all(u8::is_ascii_whitespace) { b"{}" } else { body };
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let Object(value) =
+        serde_path_to_error::deserialize(&mut de).map_err(|e| refusal(e.path(), e.inner()))?;
+    de.end().map_err(|e| ApiError::bad_request(format!("malformed JSON body (after the value): {e}")))?;
+    Ok(value)
+}
+
+/// Reads `value` as a `T` (from an object only), naming the key at fault.
+fn from_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map(|Object(v)| v).map_err(|e| refusal(e.path(), e.inner()))
 }
 
 /// `POST /api/map`: a bundled map, an uploaded MovingAI text, or a size with optional rows.
@@ -125,16 +195,14 @@ pub struct PerspectiveRequest {
 /// # Errors
 /// [`ApiError`] 400 for malformed JSON or a key of the wrong type, 422 for keys beside `"none"`.
 pub fn parse_propagation(body: &[u8]) -> Result<Option<PropagationSpec>, ApiError> {
-    let value: serde_json::Value = parse(body)?;
+    let value = serde_json::Value::Object(parse(body)?);
     if value.get("kind").and_then(serde_json::Value::as_str) == Some("none") {
         return match value.as_object().map(serde_json::Map::len) {
             Some(1) => Ok(None),
             _ => Err(ApiError::invalid("kind \"none\" takes no other keys")),
         };
     }
-    serde_json::from_value(value)
-        .map(Some)
-        .map_err(|e| ApiError::bad_request(format!("malformed propagation: {e}")))
+    from_value(value).map(Some)
 }
 
 /// `POST /api/step`.
@@ -149,6 +217,11 @@ pub struct StepRequest {
 fn one() -> u64 {
     1
 }
+
+/// `POST /api/reset`: no keys (an empty body reads as `{}`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResetRequest {}
 
 /// `POST /api/frame`: advance, then send a layer.
 #[derive(Debug, Clone, Deserialize)]
@@ -179,7 +252,7 @@ pub struct SourceView<'a> {
 #[serde(deny_unknown_fields)]
 pub struct PathsRequest {
     /// `[[path]]` tables.
-    pub paths: Vec<PathSpec>,
+    pub paths: Vec<Object<PathSpec>>,
 }
 
 /// A route as the API shows it: its `[[path]]` table and what was found.
@@ -210,11 +283,11 @@ pub struct MapView {
 }
 
 /// The step counts of `GET /api/scene`.
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Steps {
     /// Steps asked for: what the export writes (`steps` or `max_steps`).
     pub target: u64,
-    /// Steps computed so far (a long replay after an edit catches up over several requests).
+    /// Steps computed so far (a long replay after an edit catches up in the background).
     pub done: u64,
 }
 
@@ -246,6 +319,17 @@ pub struct SceneView<'a> {
     pub prediction: Option<PredictionReport>,
     /// A problem computing the layers (they are zero meanwhile), or `null`.
     pub error: Option<String>,
+}
+
+/// What `GET /api/live` sends whenever the scene shown changes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LiveView {
+    /// The scene's `version`, as `GET /api/scene` gives it.
+    pub version: u64,
+    /// Step counts of the layers shown.
+    pub steps: Steps,
+    /// A newer edit is being computed; the scene shown is the one before it.
+    pub computing: bool,
 }
 
 /// `GET /api/cell?x=&y=`: every layer's value at one cell.

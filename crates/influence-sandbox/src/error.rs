@@ -1,6 +1,8 @@
-//! What the scene refuses, by kind: the server alone turns a kind into an HTTP status.
+//! What the scene refuses, by kind, and the one place a kind becomes an HTTP status.
 
 use influence_scenario::error::{Invalid, Located, Problem};
+
+use crate::api::ApiError;
 
 /// A refused edit or lookup.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -53,5 +55,20 @@ impl From<Invalid> for SceneError {
 impl From<Located> for SceneError {
     fn from(e: Located) -> Self {
         Self::Scenario { problem: e.problem, message: e.to_string() }
+    }
+}
+
+/// The status for what the scene refused: the one place kinds of fault become HTTP statuses.
+impl From<SceneError> for ApiError {
+    fn from(e: SceneError) -> Self {
+        let status = match &e {
+            SceneError::NotFound(_) => 404,
+            SceneError::Scenario {
+                problem: Problem::Syntax | Problem::UnknownKey | Problem::Type, ..
+            } => 400,
+            SceneError::Scenario { .. } | SceneError::Limit(_) => 422,
+            SceneError::Internal(_) => 500,
+        };
+        Self::new(status, e.to_string())
     }
 }

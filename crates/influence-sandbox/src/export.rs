@@ -10,6 +10,7 @@
 //! bundled map (by its file name), or, for the scenario given on the command line, a file
 //! beside it.
 
+use influence::Grid;
 use influence_scenario::doc::Doc;
 use influence_scenario::error::Problem;
 use influence_scenario::file::{OutputSpec, ScenarioFile};
@@ -24,10 +25,11 @@ use crate::scene::Scene;
 const HEADER: &str =
     "# Exported by the influence sandbox. Render it with\n#     influence render THIS.toml --out DIR\n\n";
 
-/// The scene as a scenario: the scenario model's tables, every layer listed with markers on.
+/// The scene as a scenario: the scenario model's tables, every layer listed with markers on;
+/// all but the map (its rows are written from the grid by [`write`], only when exported).
 pub fn scenario(scene: &Scene) -> ScenarioFile {
     ScenarioFile {
-        map: MapSpec::of(scene.grid()),
+        map: MapSpec::default(),
         perspective: scene.perspective().map(str::to_owned),
         on_blocked: None,
         sources: scene.source_specs().cloned().collect(),
@@ -38,12 +40,13 @@ pub fn scenario(scene: &Scene) -> ScenarioFile {
     }
 }
 
-/// The scene as a scenario file.
+/// A scenario (the scene's, from [`scenario`]) on `grid` as a file.
 ///
 /// # Errors
 /// 500 should serialisation fail (it does not for validated scenes).
-pub fn export(scene: &Scene) -> Result<String, SceneError> {
-    let text = scenario(scene).to_toml().map_err(|e| SceneError::Internal(format!("export failed: {e}")))?;
+pub fn write(scenario: &ScenarioFile, grid: &Grid) -> Result<String, SceneError> {
+    let file = ScenarioFile { map: MapSpec::of(grid), ..scenario.clone() };
+    let text = file.to_toml().map_err(|e| SceneError::Internal(format!("export failed: {e}")))?;
     Ok(format!("{HEADER}{text}"))
 }
 

@@ -7,12 +7,16 @@
 //!
 //! A diffusion shows "`steps` rounds of write the seeds, step, from rest": an edit restarts
 //! the teams it touches from rest and the steps are replayed, at most [`STEP_BUDGET`]
-//! cell-steps per request, stopping early once a step changes nothing (every later step
-//! would be the same), so the page shows what the export renders.
+//! cell-steps per round of the worker (`worker.rs`), stopping early once a step changes
+//! nothing (every later step would be the same), so the page shows what the export renders.
+//!
+//! Edits ([`Scene::apply`]) check the request and mark what it invalidates; the work is done
+//! by [`Scene::build`] (interruptible between two sources) and [`Scene::step`], on the
+//! worker's thread, and [`Scene::snapshot`] copies out what readers are sent.
 
-use std::borrow::Cow;
+use std::sync::Arc;
 
-use influence::{Cell, Grid, Layer, Source, Space};
+use influence::{Grid, Layer, Source, Space};
 use influence_scenario::color;
 use influence_scenario::engine::Run;
 use influence_scenario::layers;
@@ -22,10 +26,37 @@ use influence_scenario::route::{PathPlan, PathSpec};
 use influence_scenario::scenario::Scenario;
 use influence_scenario::source::SourceSpec;
 
-use crate::api::{CellView, MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
+use crate::api::{MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
 use crate::caps::{self, limits};
 use crate::error::SceneError;
-use crate::frame::{self, FrameInfo};
+use crate::snapshot::{Shown, Snapshot};
+
+/// A change to the scene, as the API asks for it.
+#[derive(Debug)]
+pub enum Edit {
+    /// `POST /api/map`.
+    Map(MapRequest),
+    /// `POST /api/walls`.
+    Walls(WallEdit),
+    /// `POST /api/sources`.
+    AddSource(SourceSpec),
+    /// `PUT /api/sources/{id}`.
+    ReplaceSource(u32, SourceSpec),
+    /// `DELETE /api/sources/{id}`.
+    DeleteSource(u32),
+    /// `PUT /api/perspective`.
+    Perspective(Option<String>),
+    /// `PUT /api/propagation` (`None`: stamping only).
+    Propagation(Option<PropagationSpec>),
+    /// `PUT /api/paths`.
+    Paths(Vec<PathSpec>),
+    /// `POST /api/step` and `POST /api/frame`: steps to add (checked against `MAX_ADVANCE`).
+    Advance(u64),
+    /// `POST /api/reset`.
+    Reset,
+    /// `POST /api/import`: a scene read (and checked) off the worker.
+    Import(Box<Scene>),
+}
 
 /// Cell-steps (cells × teams × steps) one request may spend replaying a diffusion.
 pub const STEP_BUDGET: usize = 1 << 25;
@@ -374,18 +405,54 @@ impl Scene {
         self.version += 1;
     }
 
-    /// Brings the layers up to date, spending at most [`STEP_BUDGET`] on a diffusion replay.
-    pub fn refresh(&mut self) {
+    /// Applies `edit`, checked first: refused, it changes nothing. Returns a new source's id.
+    /// Cheap: the layers are computed by [`build`](Self::build) and [`step`](Self::step).
+    ///
+    /// # Errors
+    /// [`SceneError`] saying what is wrong.
+    pub fn apply(&mut self, edit: Edit) -> Result<Option<u32>, SceneError> {
+        match edit {
+            Edit::Map(request) => self.load_map(&request)?,
+            Edit::Walls(edit) => self.edit_walls(&edit)?,
+            Edit::AddSource(spec) => return self.add_source(spec).map(Some),
+            Edit::ReplaceSource(id, spec) => self.replace_source(id, spec)?,
+            Edit::DeleteSource(id) => self.delete_source(id)?,
+            Edit::Perspective(team) => self.set_perspective(team)?,
+            Edit::Propagation(spec) => self.set_propagation(spec)?,
+            Edit::Paths(paths) => self.set_paths(paths)?,
+            Edit::Advance(n) => self.advance(n),
+            Edit::Reset => self.reset(),
+            Edit::Import(scene) => self.replace_with(*scene),
+        }
+        Ok(None)
+    }
+
+    /// Builds the team layers the edits left to build, asking `interrupted` between two
+    /// sources (`Run::prepare`); returns whether all are built.
+    pub fn build(&mut self, interrupted: &mut dyn FnMut() -> bool) -> bool {
+        self.run.prepare(interrupted)
+    }
+
+    /// Moves time on towards the step count, spending at most [`STEP_BUDGET`] cell-steps on a
+    /// diffusion replay; returns whether the layers have caught up.
+    pub fn step(&mut self) -> bool {
         let steps = usize::try_from(self.steps).unwrap_or(usize::MAX);
         match self.kind() {
             Some(Kind::Diffuse) => {
                 let per_step = self.grid().len() * self.teams().len();
                 self.run.step_to(steps, (STEP_BUDGET / per_step.max(1)).max(1), false);
+                self.run.steps_done() >= steps
             }
-            Some(Kind::Flood) => self.run.step_to(steps, usize::MAX, false),
-            // A refused steady state shows as the scene's error.
-            Some(Kind::Steady) => drop(self.run.finish(&mut |_| {})),
-            None => {}
+            Some(Kind::Flood) => {
+                self.run.step_to(steps, usize::MAX, false);
+                true
+            }
+            Some(Kind::Steady) => {
+                // A refused steady state shows as the scene's error.
+                drop(self.run.finish(&mut |_| {}));
+                true
+            }
+            None => true,
         }
     }
 
@@ -413,17 +480,24 @@ impl Scene {
         color::given(&specs).unwrap_or_default()
     }
 
-    /// `GET /api/scene`, after bringing the layers up to date.
-    pub fn view(&mut self) -> SceneView<'_> {
-        self.refresh();
+    /// What readers are sent, copied out of the run (brought up to date first): the scene
+    /// as `GET /api/scene` gives it, every layer, the front line and routes, and the export.
+    /// `before` is the last snapshot, whose map is shared when no edit came between.
+    pub fn snapshot(&mut self, before: Option<&Shown>) -> Snapshot {
         let steps = self.steps();
         let layer_names = self.layer_names();
         let propagation = self.propagation_spec();
         let given = self.given_colors();
+        let export = crate::export::scenario(self);
+        let version = self.version;
+        let grid = match before {
+            Some(b) if b.snapshot.version == version => Arc::clone(&b.snapshot.grid),
+            _ => Arc::new(self.grid().clone()),
+        };
         let view = self.run.view();
         let g = &view.scenario().grid;
-        SceneView {
-            version: self.version,
+        let scene = SceneView {
+            version,
             map: MapView { name: self.map_name.clone(), geometry: MapReport::of(g) },
             sources: self.sources.iter().map(|p| SourceView { id: p.id, spec: &p.spec }).collect(),
             teams: view.scenario().teams.iter().map(String::as_str).collect(),
@@ -433,7 +507,7 @@ impl Scene {
             perspective: view.scenario().teams.get(view.scenario().perspective).map(String::as_str),
             propagation,
             steps,
-            layers: layer_names,
+            layers: layer_names.clone(),
             paths: self
                 .paths
                 .iter()
@@ -457,72 +531,43 @@ impl Scene {
                 .collect(),
             prediction: view.prediction().map(|p| PredictionReport::new(g, p, None)),
             error: view.error().map(|e| e.message.clone()),
-        }
-    }
-
-    /// `GET /api/layer/{name}`: the layer as a frame, after bringing the layers up to date.
-    ///
-    /// # Errors
-    /// [`SceneError::NotFound`] for a layer the scene does not have.
-    pub fn frame(&mut self, name: &str) -> Result<Vec<u8>, SceneError> {
-        self.refresh();
-        let names = self.layer_names();
-        let steps = self.steps();
-        let version = self.version;
-        let view = self.run.view();
-        refuse_overflow(&view)?;
-        let layer = view.layer_named(name).ok_or_else(|| {
-            SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", ")))
-        })?;
+        };
+        let scene =
+            serde_json::to_value(&scene).unwrap_or_else(|e| serde_json::json!({ "error": e.to_string() }));
+        // No response carries NaN or infinity: a layer that overflowed refuses frames and cells.
+        let overflow = match view.error() {
+            Some(e) if e.problem == influence_scenario::error::Problem::Value => {
+                Some(SceneError::Scenario { problem: e.problem, message: e.message.clone() })
+            }
+            _ => None,
+        };
+        let layers: Vec<(String, Arc<Layer>)> = layer_names
+            .into_iter()
+            .filter_map(|name| {
+                let layer = view.layer_named(&name)?.into_owned();
+                Some((name, Arc::new(layer)))
+            })
+            .collect();
         let last_seen = match view.scenario().propagation.map(|p| p.method) {
             Some(Method::Flood { last_seen, .. }) => Some(last_seen),
             _ => None,
         };
-        let info = FrameInfo {
+        Snapshot::new(crate::snapshot::Parts {
             version,
-            done: steps.done,
-            target: steps.target,
-            draw_front: name == "influence",
+            steps,
+            scene,
+            grid,
+            layers,
+            front: view.front().to_vec(),
+            routes: view
+                .routes()
+                .iter()
+                .map(|r| r.as_ref().map_or_else(Vec::new, |r| r.cells.clone()))
+                .collect(),
             predicted: view.prediction().map(|p| p.cell),
             last_seen,
-        };
-        let routes: Vec<&[usize]> =
-            view.routes().iter().map(|r| r.as_ref().map_or(&[][..], |r| r.cells.as_slice())).collect();
-        Ok(frame::encode(&view.scenario().grid, &layer, view.front(), &routes, info))
-    }
-
-    /// `GET /api/cell`, after bringing the layers up to date.
-    ///
-    /// # Errors
-    /// [`SceneError`] for a cell off the map.
-    pub fn cell(&mut self, x: usize, y: usize) -> Result<CellView, SceneError> {
-        self.refresh();
-        let layers = self.layer_names();
-        let view = self.run.view();
-        refuse_overflow(&view)?;
-        let g = &view.scenario().grid;
-        let i = g.index(Cell::new(x, y)).ok_or_else(|| {
-            SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
-        })?;
-        let values =
-            layers.iter().map(|n| view.layer_named(n).map_or(f32::NAN, |l: Cow<'_, Layer>| l[i])).collect();
-        Ok(CellView {
-            cell: [x, y],
-            world: g.center(Cell::new(x, y)).to_array(),
-            walkable: g.is_walkable(i),
-            layers,
-            values,
+            overflow,
+            export,
         })
-    }
-}
-
-/// Refuses to hand out values when a layer holds one that is not finite (the engine's
-/// overflow error): no response carries NaN or infinity.
-fn refuse_overflow(view: &influence_scenario::engine::View<'_>) -> Result<(), SceneError> {
-    match view.error() {
-        Some(e) if e.problem == influence_scenario::error::Problem::Value => {
-            Err(SceneError::Scenario { problem: e.problem, message: e.message.clone() })
-        }
-        _ => Ok(()),
     }
 }

@@ -1,403 +1,298 @@
-//! The server: accepting connections (at most [`MAX_CONNECTIONS`] at once, each on its own
-//! thread, with time limits), routing requests to the static page and the JSON API, and the
-//! rules that keep one client from disturbing another.
+//! Connections: accepted on a tokio listener (at most [`Limits::max_connections`] at once;
+//! more are answered 503 and closed), each served by hyper's HTTP/1.1 on a task of its own,
+//! with the time limits of [`Limits`], and stopped gracefully.
 //!
-//! * Every request is read within [`MAX_HEAD`](crate::http::MAX_HEAD) bytes of head and
-//!   [`MAX_BODY`] bytes of body, and within [`REQUEST_TIME`]; an idle keep-alive connection
-//!   closes after [`KEEP_ALIVE`].
-//! * The scene sits behind one mutex. Handlers validate before they change anything, so a
-//!   refused request leaves the scene as it was; should a handler panic all the same, the
-//!   panic is caught, the client gets a 500, and the next request recomputes the scene.
-//! * Requests that change the scene need `Content-Type: application/json` (or
-//!   `application/toml` for an import), and on a loopback address the `Host` header must name
-//!   a loopback host: a web page on another origin can then neither post to the sandbox
-//!   without a CORS preflight (which it does not answer) nor reach it by DNS rebinding.
+//! A connection is *idle* from its start and after each response, *reading a head* from the
+//! first byte of a request until hyper hands the request over, and *busy* while the request
+//! is answered. An idle connection is closed after [`Limits::idle_timeout`], and one whose
+//! head does not arrive in full within [`Limits::header_read_timeout`] of its first byte
+//! (a slowloris client) too; a busy one is never cut short (edits wait for the scene, and
+//! the body's own deadline is `RequestBodyDeadlineLayer`'s). hyper's `header_read_timeout`,
+//! which counts from the end of the last response, stays on as a backstop at their sum.
 
-use std::io::{self, BufReader, Read};
-use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::thread;
-use std::time::{Duration, Instant};
+use std::io;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
 
-use influence_scenario::error::Problem;
-use influence_scenario::source::SourceSpec;
+use axum::http::header::CONNECTION;
+use axum::Router;
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
+use tower::ServiceExt;
 
-use crate::api::{
-    self, ApiError, BundledView, FrameRequest, MapRequest, PathsRequest, PerspectiveRequest, StepRequest,
-    WallEdit,
-};
-use crate::error::SceneError;
-use crate::frame;
-use crate::http::{read_request, write_response, ReadError, Request, Response};
-use crate::scene::Scene;
+use crate::Limits;
 
-/// The largest request body: room for a 1024 × 1024 map as text.
-pub const MAX_BODY: usize = 2 << 20;
-/// Connections served at once; more are answered 503 and closed.
-pub const MAX_CONNECTIONS: usize = 32;
-/// Time to read one request, head and body.
-pub const REQUEST_TIME: Duration = Duration::from_secs(10);
-/// An idle keep-alive connection is closed after this.
-pub const KEEP_ALIVE: Duration = Duration::from_secs(30);
-/// How often an idle connection checks whether the server is stopping.
-const POLL: Duration = Duration::from_millis(200);
+/// The request line and headers together may not exceed this many bytes (431 otherwise).
+pub const MAX_HEAD: usize = 16 * 1024;
+/// At most this many header lines (431 otherwise).
+pub const MAX_HEADERS: usize = 64;
 
-const INDEX: &str = include_str!("../assets/index.html");
-const APP: &str = include_str!("../assets/app.js");
-const STYLE: &str = include_str!("../assets/style.css");
-
-/// What every connection thread shares.
-pub struct Shared {
-    scene: Mutex<Scene>,
-    stop: AtomicBool,
-    connections: AtomicUsize,
-    /// Host header values accepted (lowercase), or empty to accept any.
-    hosts: Vec<String>,
-}
-
-impl Shared {
-    /// Shared state for a server on `addr` serving `scene`.
-    pub fn new(scene: Scene, addr: SocketAddr) -> Self {
-        let hosts = if addr.ip().is_loopback() {
-            let port = addr.port();
-            ["127.0.0.1", "localhost", "[::1]"]
-                .iter()
-                .flat_map(|h| [(*h).to_owned(), format!("{h}:{port}")])
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Self {
-            scene: Mutex::new(scene),
-            stop: AtomicBool::new(false),
-            connections: AtomicUsize::new(0),
-            hosts,
-        }
-    }
-
-    /// Asks the accept loop and idle connections to finish.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-    }
-
-    fn stopping(&self) -> bool {
-        self.stop.load(Ordering::SeqCst)
-    }
-
-    /// The scene, recovered (and recomputed) if a panicking handler poisoned the lock.
-    fn scene(&self) -> MutexGuard<'_, Scene> {
-        self.scene.lock().unwrap_or_else(|poisoned| {
-            let mut scene = poisoned.into_inner();
-            scene.recover();
-            self.scene.clear_poison();
-            scene
-        })
-    }
-}
-
-/// Accepts connections until [`Shared::stop`]; each is served on its own thread.
-pub fn accept_loop(listener: &TcpListener, shared: &Arc<Shared>) {
-    for stream in listener.incoming() {
-        if shared.stopping() {
-            break;
-        }
-        let Ok(stream) = stream else {
-            thread::sleep(Duration::from_millis(10)); // e.g. out of file descriptors: do not spin
-            continue;
-        };
-        if shared.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            shared.connections.fetch_sub(1, Ordering::SeqCst);
-            let _ = stream.set_write_timeout(Some(POLL));
-            let _ = write_response(&mut &stream, &Response::error(503, "too many connections"), true);
-            continue;
-        }
-        let worker = Arc::clone(shared);
-        let spawned = thread::Builder::new().name("sandbox-conn".into()).spawn(move || {
-            let _count = Counted(&worker.connections);
-            let _ = serve_connection(stream, &worker);
-        });
-        if spawned.is_err() {
-            shared.connections.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-}
-
-/// Decrements the connection count when the connection's thread ends, however it ends.
-struct Counted<'a>(&'a AtomicUsize);
-
-impl Drop for Counted<'_> {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-/// A stream whose reads fail once a deadline has passed.
-struct Deadline {
-    stream: TcpStream,
-    until: Instant,
-}
-
-impl Read for Deadline {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let left = self.until.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::ErrorKind::TimedOut.into());
-        }
-        self.stream.set_read_timeout(Some(left))?;
-        self.stream.read(buf)
-    }
-}
-
-fn serve_connection(stream: TcpStream, shared: &Shared) -> io::Result<()> {
-    stream.set_nodelay(true)?;
-    stream.set_write_timeout(Some(REQUEST_TIME))?;
-    let mut writer = stream.try_clone()?;
-    let mut reader = BufReader::new(Deadline { stream, until: Instant::now() });
+/// Accepts connections until `stop` turns `true`, then lets those open finish their request
+/// and the live connections (holding `watchers`' permits) close, within [`Limits::grace`].
+pub async fn run(
+    listener: TcpListener,
+    router: Router,
+    limits: Limits,
+    mut stop: watch::Receiver<bool>,
+    watchers: Arc<Semaphore>,
+) {
+    let open = Arc::new(Semaphore::new(limits.max_connections));
     loop {
-        // Wait for the next request, noticing a stop.
-        let idle_since = Instant::now();
-        loop {
-            reader.get_mut().until = Instant::now() + POLL;
-            match io::BufRead::fill_buf(&mut reader) {
-                Ok([]) => return Ok(()),
-                Ok(_) => break,
-                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
-                    if shared.stopping() || idle_since.elapsed() >= KEEP_ALIVE {
-                        return Ok(());
-                    }
-                }
-                Err(e) => return Err(e),
+        let accepted = tokio::select! {
+            accepted = listener.accept() => accepted,
+            () = crate::stopped(&mut stop) => break,
+        };
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of file descriptors, say: do not spin.
+                tracing::warn!("accept failed: {e}");
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+                continue;
+            }
+        };
+        match Arc::clone(&open).try_acquire_owned() {
+            Ok(permit) => {
+                tokio::spawn(serve(stream, router.clone(), limits.clone(), stop.clone(), permit));
+            }
+            Err(_) => {
+                tokio::spawn(refuse(stream));
             }
         }
-        reader.get_mut().until = Instant::now() + REQUEST_TIME;
-        match read_request(&mut reader, &mut writer, MAX_BODY) {
-            Ok(request) => {
-                let response = handle(shared, &request);
-                let close = request.close || shared.stopping();
-                write_response(&mut writer, &response, close)?;
-                if close {
-                    return Ok(());
-                }
-            }
-            Err(ReadError::Refuse(response)) => {
-                write_response(&mut writer, &response, true)?;
-                return linger(reader, &writer);
-            }
-            Err(ReadError::Closed) => return Ok(()),
-            Err(ReadError::Io(e)) => return Err(e),
-        }
     }
-}
-
-/// After refusing a request whose rest is still arriving: stop writing, then read and drop
-/// what the client still sends (at most 1 MiB, for at most a second), so that closing does
-/// not reset the connection before the client has read the refusal.
-fn linger(mut reader: BufReader<Deadline>, writer: &TcpStream) -> io::Result<()> {
-    writer.shutdown(std::net::Shutdown::Write)?;
-    reader.get_mut().until = Instant::now() + Duration::from_secs(1);
-    let _ = io::copy(&mut reader.take(1 << 20), &mut io::sink());
-    Ok(())
-}
-
-/// Answers one request, catching a panic as a 500.
-pub fn handle(shared: &Shared, request: &Request) -> Response {
-    if !shared.hosts.is_empty() && !request.host.is_empty() && !shared.hosts.contains(&request.host) {
-        return Response::error(403, "the Host header must name this machine (localhost or 127.0.0.1)");
-    }
-    match catch_unwind(AssertUnwindSafe(|| route(shared, request))) {
-        Ok(Ok(response)) => response,
-        Ok(Err(e)) => Response::error(e.status, &e.message),
-        Err(_) => Response::error(500, "internal error; the scene is recomputed"),
-    }
-}
-
-fn json(value: &impl serde::Serialize) -> Result<Response, ApiError> {
-    serde_json::to_vec(value)
-        .map(|body| Response::new(200, "application/json", body))
-        .map_err(|e| ApiError { status: 500, message: e.to_string() })
-}
-
-/// The scene after an edit.
-fn scene_json(scene: &mut Scene) -> Result<Response, ApiError> {
-    json(&scene.view())
-}
-
-/// The body, or `{}` when there is none (so `{"steps": 1}`-style defaults apply).
-fn body(request: &Request) -> &[u8] {
-    if request.body.is_empty() {
-        b"{}"
-    } else {
-        &request.body
-    }
-}
-
-fn route(shared: &Shared, request: &Request) -> Result<Response, ApiError> {
-    let method = request.method.as_str();
-    let Some(api) = request.path.strip_prefix("/api/") else {
-        let (text, kind) = match request.path.as_str() {
-            "/" | "/index.html" => (INDEX, "text/html; charset=utf-8"),
-            "/app.js" => (APP, "text/javascript; charset=utf-8"),
-            "/style.css" => (STYLE, "text/css; charset=utf-8"),
-            _ => return Err(ApiError::not_found(format!("no page {}", request.path))),
-        };
-        return match method {
-            "GET" => Ok(Response::new(200, kind, text)),
-            _ => Err(ApiError { status: 405, message: "pages take GET".into() }),
-        };
+    drop(listener);
+    // Every connection holds a permit until it ends: wait for all of them, within the grace.
+    let all = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    let ended = async {
+        let _ = open.acquire_many(all(limits.max_connections)).await;
+        let _ = watchers.acquire_many(all(limits.max_watchers)).await;
     };
-    if matches!(method, "POST" | "PUT") {
-        let wanted = if api == "import" { "application/toml" } else { "application/json" };
-        if request.content_type != wanted {
-            return Err(ApiError {
-                status: 415,
-                message: format!("send the body with Content-Type: {wanted}"),
-            });
-        }
-    }
-    let id = |s: &str| s.parse::<u32>().map_err(|_| ApiError::not_found(format!("no source {s:?}")));
-    match (method, api) {
-        ("GET", "colormap") => json(&frame::colormap()),
-        ("GET", "maps") => json(
-            &crate::maps::BUNDLED
-                .iter()
-                .map(|b| BundledView { name: b.name, title: b.title })
-                .collect::<Vec<_>>(),
-        ),
-        ("GET", "scene") => scene_json(&mut shared.scene()),
-        ("GET", "export") => {
-            let text = crate::export::export(&shared.scene())?;
-            Ok(Response::new(200, "application/toml; charset=utf-8", text))
-        }
-        ("POST", "import") => {
-            let text = std::str::from_utf8(&request.body)
-                .map_err(|_| ApiError::bad_request("the scenario is not UTF-8"))?;
-            let imported = crate::export::import(text, &crate::export::bundled_only)?;
-            let mut scene = shared.scene();
-            scene.replace_with(imported);
-            scene_json(&mut scene)
-        }
-        ("POST", "map") => {
-            let request: MapRequest = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            scene.load_map(&request)?;
-            scene_json(&mut scene)
-        }
-        ("POST", "walls") => {
-            let edit: WallEdit = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            scene.edit_walls(&edit)?;
-            scene_json(&mut scene)
-        }
-        ("POST", "sources") => {
-            let spec: SourceSpec = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            let id = scene.add_source(spec)?;
-            json(&serde_json::json!({ "id": id, "scene": scene.view() }))
-        }
-        ("PUT", s) if s.starts_with("sources/") => {
-            let id = id(&s["sources/".len()..])?;
-            let spec: SourceSpec = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            scene.replace_source(id, spec)?;
-            scene_json(&mut scene)
-        }
-        ("DELETE", s) if s.starts_with("sources/") => {
-            let id = id(&s["sources/".len()..])?;
-            let mut scene = shared.scene();
-            scene.delete_source(id)?;
-            scene_json(&mut scene)
-        }
-        ("PUT", "perspective") => {
-            let p: PerspectiveRequest = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            scene.set_perspective(p.team)?;
-            scene_json(&mut scene)
-        }
-        ("PUT", "paths") => {
-            let request: PathsRequest = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            scene.refresh();
-            scene.set_paths(request.paths)?;
-            scene_json(&mut scene)
-        }
-        ("PUT", "propagation") => {
-            let spec = api::parse_propagation(&request.body)?;
-            let mut scene = shared.scene();
-            scene.set_propagation(spec)?;
-            scene_json(&mut scene)
-        }
-        ("POST", "step") => {
-            let step: StepRequest = api::parse(body(request))?;
-            let mut scene = shared.scene();
-            scene.advance(check_advance(step.steps)?);
-            scene_json(&mut scene)
-        }
-        ("POST", "reset") => {
-            let mut scene = shared.scene();
-            scene.reset();
-            scene_json(&mut scene)
-        }
-        ("POST", "frame") => {
-            let f: FrameRequest = api::parse(&request.body)?;
-            let mut scene = shared.scene();
-            scene.advance(check_advance(f.advance)?);
-            layer_frame(&mut scene, &f.layer)
-        }
-        ("GET", s) if s.starts_with("layer/") => layer_frame(&mut shared.scene(), &s["layer/".len()..]),
-        ("GET", "cell") => {
-            let coord = |k: &str| {
-                request
-                    .query_param(k)
-                    .and_then(|v| v.parse::<usize>().ok())
-                    .ok_or_else(|| ApiError::bad_request(format!("query parameter {k} must be a cell index")))
-            };
-            let (x, y) = (coord("x")?, coord("y")?);
-            json(&shared.scene().cell(x, y)?)
-        }
-        (
-            _,
-            "colormap" | "maps" | "scene" | "export" | "import" | "map" | "walls" | "sources" | "perspective"
-            | "propagation" | "paths" | "step" | "reset" | "frame" | "cell",
-        ) => Err(ApiError { status: 405, message: format!("{method} is not allowed on /api/{api}") }),
-        _ => Err(ApiError::not_found(format!("no endpoint /api/{api}"))),
-    }
+    let _ = tokio::time::timeout(limits.grace, ended).await;
 }
 
-fn check_advance(n: u64) -> Result<u64, ApiError> {
-    if n <= api::MAX_ADVANCE {
-        Ok(n)
-    } else {
-        Err(ApiError::invalid(format!("at most {} steps per request, got {n}", api::MAX_ADVANCE)))
-    }
-}
-
-fn layer_frame(scene: &mut Scene, name: &str) -> Result<Response, ApiError> {
-    Ok(Response::new(200, "application/octet-stream", scene.frame(name)?))
-}
-
-/// The status for what the scene refused: the one place kinds of fault become HTTP statuses.
-impl From<SceneError> for ApiError {
-    fn from(e: SceneError) -> Self {
-        let status = match &e {
-            SceneError::NotFound(_) => 404,
-            SceneError::Scenario {
-                problem: Problem::Syntax | Problem::UnknownKey | Problem::Type, ..
-            } => 400,
-            SceneError::Scenario { .. } | SceneError::Limit(_) => 422,
-            SceneError::Internal(_) => 500,
-        };
-        Self { status, message: e.to_string() }
-    }
-}
-
-/// The address to wake the accept loop through: loopback for an unspecified bind address.
-pub fn wake_address(addr: SocketAddr) -> SocketAddr {
-    let ip = match addr.ip() {
-        IpAddr::V4(v) if v.is_unspecified() => IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
-        IpAddr::V6(v) if v.is_unspecified() => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
-        ip => ip,
+/// Answers a connection over the limit with 503 and closes it: after its request's head
+/// (so that the client, which may not write and read at once, reads the answer), within a
+/// second and [`MAX_HEAD`] bytes; then whatever else it sends, for a second at most, so
+/// that closing does not reset the connection before the answer is read.
+async fn refuse(mut stream: TcpStream) {
+    let second = std::time::Duration::from_secs(1);
+    let mut head = Vec::new();
+    let read_head = async {
+        let mut buf = [0u8; 4096];
+        while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < MAX_HEAD {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => head.extend_from_slice(&buf[..n]),
+            }
+        }
     };
-    SocketAddr::new(ip, addr.port())
+    let _ = tokio::time::timeout(second, read_head).await;
+    let body = r#"{"error": "too many connections; try again later"}"#;
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+         retry-after: 1\r\nconnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let answer = async {
+        stream.write_all(response.as_bytes()).await?;
+        stream.shutdown().await?;
+        let mut rest = (&mut stream).take(1 << 16);
+        tokio::io::copy(&mut rest, &mut tokio::io::sink()).await
+    };
+    let _ = tokio::time::timeout(second, answer).await;
+}
+
+/// Serves one connection until it closes, overstays, or the server stops.
+async fn serve(
+    stream: TcpStream,
+    router: Router,
+    limits: Limits,
+    mut stop: watch::Receiver<bool>,
+    _permit: OwnedSemaphorePermit,
+) {
+    let _ = stream.set_nodelay(true);
+    let activity = Arc::new(Activity::new());
+    let io = TokioIo::new(Watched { io: Some(stream), activity: Arc::clone(&activity) });
+    let answering = Arc::clone(&activity);
+    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+        answering.set(BUSY);
+        let (router, activity) = (router.clone(), Arc::clone(&answering));
+        async move {
+            let response = router.oneshot(request).await;
+            if response.as_ref().is_ok_and(|r| r.headers().get(CONNECTION).is_some_and(|v| v == "close")) {
+                activity.linger.store(true, Ordering::SeqCst);
+            }
+            activity.set(IDLE);
+            response
+        }
+    });
+    let connection = http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.idle_timeout + limits.header_read_timeout)
+        .max_headers(MAX_HEADERS)
+        .max_header_size(MAX_HEAD)
+        .keep_alive(true)
+        .serve_connection(io, service)
+        .with_upgrades();
+    tokio::pin!(connection);
+    tokio::select! {
+        _ = connection.as_mut() => return,
+        () = overstay(&activity, &limits) => return, // dropping the connection closes it
+        () = crate::stopped(&mut stop) => connection.as_mut().graceful_shutdown(),
+    }
+    // Stopping: the request under way finishes (within the grace), an idle connection closes.
+    let _ = tokio::time::timeout(limits.grace, connection).await;
+}
+
+const IDLE: u8 = 0;
+const HEAD: u8 = 1;
+const BUSY: u8 = 2;
+
+/// Where a connection is (idle, reading a head, busy) and since when.
+struct Activity {
+    epoch: Instant,
+    phase: AtomicU8,
+    /// Milliseconds from `epoch`.
+    since: AtomicU64,
+    changed: Notify,
+    /// A response closed the connection, perhaps with some of the request unread.
+    linger: AtomicBool,
+}
+
+impl Activity {
+    fn new() -> Self {
+        Self {
+            epoch: Instant::now(),
+            phase: AtomicU8::new(IDLE),
+            since: AtomicU64::new(0),
+            changed: Notify::new(),
+            linger: AtomicBool::new(false),
+        }
+    }
+
+    fn now(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    fn set(&self, phase: u8) {
+        self.since.store(self.now(), Ordering::SeqCst);
+        self.phase.store(phase, Ordering::SeqCst);
+        self.changed.notify_one();
+    }
+
+    /// Bytes arrived: an idle connection starts reading a head.
+    fn read(&self) {
+        if self.phase.load(Ordering::SeqCst) == IDLE {
+            self.set(HEAD);
+        }
+    }
+}
+
+/// Returns when the connection has been idle or reading a head for too long.
+async fn overstay(activity: &Activity, limits: &Limits) {
+    loop {
+        let changed = activity.changed.notified();
+        let limit = match activity.phase.load(Ordering::SeqCst) {
+            IDLE => limits.idle_timeout,
+            HEAD => limits.header_read_timeout,
+            _ => {
+                changed.await;
+                continue;
+            }
+        };
+        let since = std::time::Duration::from_millis(activity.since.load(Ordering::SeqCst));
+        let deadline = activity.epoch + since + limit;
+        if Instant::now() >= deadline {
+            return;
+        }
+        tokio::select! {
+            () = tokio::time::sleep_until(deadline.into()) => {}
+            () = changed => {}
+        }
+    }
+}
+
+/// A stream that tells its [`Activity`] when bytes arrive; closed after a refusal, it
+/// lingers (see [`linger`]).
+struct Watched {
+    /// Always there until dropped.
+    io: Option<TcpStream>,
+    activity: Arc<Activity>,
+}
+
+impl Watched {
+    fn io(&mut self) -> Pin<&mut TcpStream> {
+        Pin::new(self.io.as_mut().expect("the stream is there until dropped"))
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if let (Some(stream), true) = (self.io.take(), self.activity.linger.load(Ordering::SeqCst)) {
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(linger(stream));
+            }
+        }
+    }
+}
+
+/// After a response that closes the connection with the request perhaps still arriving (a
+/// body over the limit, say): stop writing, then read and drop what the client still sends
+/// (for a second, 4 MiB at most), so that closing does not reset the connection before the
+/// client, still busy sending, has read the answer.
+async fn linger(mut stream: TcpStream) {
+    let drain = async {
+        stream.shutdown().await?;
+        let mut rest = (&mut stream).take(4 << 20);
+        tokio::io::copy(&mut rest, &mut tokio::io::sink()).await
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(1), drain).await;
+}
+
+impl AsyncRead for Watched {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = self.io().poll_read(cx, buf);
+        if matches!(polled, Poll::Ready(Ok(()))) && buf.filled().len() > before {
+            self.activity.read();
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Watched {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        self.io().poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        self.io().poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.io.as_ref().is_some_and(TcpStream::is_write_vectored)
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.io().poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        self.io().poll_shutdown(cx)
+    }
 }

@@ -1,17 +1,17 @@
-//! The JSON API without a browser: a server on 127.0.0.1, port 0, driven with a plain HTTP
-//! client. Edits compute what the library computes for the exported scenario; bad requests
-//! get 4xx with a message and change nothing; the server keeps answering through malformed
-//! input, oversize bodies, too many connections and a burst of concurrent clients.
+//! The JSON API without a browser: a server on 127.0.0.1, port 0, driven with an HTTP
+//! client (reqwest; hyper's own client where one connection matters). Edits compute what
+//! the library computes for the exported scenario; bad requests get 4xx with a message and
+//! change nothing; the server keeps answering through malformed input, oversize bodies, too
+//! many connections and a burst of concurrent clients.
 
 mod common;
 
 use influence::Cell;
-use std::io::Write;
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use common::{assert_same_bits, get, layer, ok, raw, reference, request, send};
-use influence_sandbox::{start, Handle, ServeConfig};
+use common::{assert_same_bits, get, layer, ok, reference, request, send, status_of_raw};
+use influence_sandbox::{start, Handle, Limits, ServeConfig};
 use serde_json::{json, Value};
 
 /// A sandbox on an empty den012d (it opens on the demo scenario, which holds sources).
@@ -403,30 +403,44 @@ fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
         assert_eq!(version(a), before, "{method} {path} {body} changed the scene");
     }
 
-    // Over-limit and malformed requests at the HTTP level.
+    // Heads no client would send, and bodies over the limit, at the HTTP level (hyper
+    // answers the malformed heads itself, with a bare status).
     let port = a.port();
     let raw_cases: Vec<(u16, Vec<u8>)> = vec![
         (413, format!("POST /api/sources HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\nContent-Length: 1000000000000\r\n\r\n").into_bytes()),
         (413, format!("POST /api/sources HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", 3 << 20).into_bytes()),
-        (411, b"POST /api/sources HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".to_vec()),
+        // A chunked body is read like any other: this one is not JSON.
+        (400, b"POST /api/sources HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n".to_vec()),
         (431, format!("GET /{} HTTP/1.1\r\n\r\n", "a".repeat(20_000)).into_bytes()),
         (431, format!("GET / HTTP/1.1\r\n{}\r\n", "X-A: b\r\n".repeat(100)).into_bytes()),
         (400, b"HELLO\r\n\r\n".to_vec()),
         (400, b"GET / HTTP/1.1\r\nno colon here\r\n\r\n".to_vec()),
-        (505, b"GET / HTTP/2.0\r\n\r\n".to_vec()),
-        (403, b"GET /api/scene HTTP/1.1\r\nHost: evil.example:80\r\n\r\n".to_vec()),
+        (400, b"GET / HTTP/2.0\r\n\r\n".to_vec()),
         (400, vec![0xff, 0xfe, b'\r', b'\n', b'\r', b'\n']),
     ];
     for (status, bytes) in raw_cases {
-        let r = raw(a, &bytes);
-        assert_eq!(
-            r.status,
-            status,
-            "{:?}: {}",
-            String::from_utf8_lossy(&bytes[..bytes.len().min(80)]),
-            r.text()
-        );
+        let got = status_of_raw(a, &bytes);
+        assert_eq!(got, status, "{:?}", String::from_utf8_lossy(&bytes[..bytes.len().min(80)]));
     }
+    // Another Host (DNS rebinding), or a request from another page.
+    let evil = common::reply(
+        common::client().get(format!("http://{a}/api/scene")).header("Host", "evil.example:80"),
+    );
+    assert_eq!(evil.status, 403, "{}", evil.text());
+    assert!(evil.error().contains("Host"), "{}", evil.error());
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
+        let r = common::reply(
+            common::client()
+                .post(format!("http://{a}/api/reset"))
+                .header("Content-Type", "application/json")
+                .header("Origin", origin)
+                .body("{}"),
+        );
+        assert_eq!(r.status, 403, "{origin}: {}", r.text());
+        assert!(r.error().contains("Origin"), "{}", r.error());
+        assert_eq!(r.header("access-control-allow-origin"), None, "no CORS headers");
+    }
+    assert_eq!(version(a), before);
     // A body of exactly the cap is read (and refused for what it is, not its size).
     let big = format!("{{\"cells\": [{}[0, 0]], \"blocked\": true}}", "[0, 0], ".repeat(262_000));
     assert!(big.len() <= 2 << 20);
@@ -506,31 +520,35 @@ fn teams_have_one_colour_given_or_from_the_palette() {
 }
 
 #[test]
-fn keep_alive_serves_several_requests_on_one_connection() {
-    let s = server();
-    let mut stream = TcpStream::connect(s.addr()).unwrap();
-    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
-    for _ in 0..3 {
-        stream.write_all(b"GET /api/maps HTTP/1.1\r\nHost: localhost\r\n\r\n").unwrap();
-        let mut head = String::new();
-        let mut length = 0;
-        loop {
-            let mut line = String::new();
-            std::io::BufRead::read_line(&mut reader, &mut line).unwrap();
-            if let Some(v) = line.strip_prefix("Content-Length: ") {
-                length = v.trim().parse().unwrap();
-            }
-            if line == "\r\n" {
-                break;
-            }
-            head += &line;
+fn keep_alive_serves_several_requests_on_one_connection_then_closes_it_when_idle() {
+    let idle = Duration::from_millis(1500);
+    let limits = Limits { idle_timeout: idle, ..Limits::default() };
+    let s = start(ServeConfig { limits, ..ServeConfig::default() }).unwrap();
+    let addr = s.addr();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    runtime.block_on(async move {
+        // hyper's client on one TCP connection: every request goes over it.
+        let stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await.unwrap();
+        let closed = tokio::spawn(connection);
+        for _ in 0..3 {
+            let request = hyper::Request::get("/api/maps")
+                .header("Host", format!("127.0.0.1:{}", addr.port()))
+                .body(http_body_util::Empty::<bytes::Bytes>::new())
+                .unwrap();
+            let response = sender.send_request(request).await.unwrap();
+            assert_eq!(response.status(), 200);
+            let body = http_body_util::BodyExt::collect(response.into_body()).await.unwrap().to_bytes();
+            assert!(body.starts_with(b"[{"));
         }
-        assert!(head.starts_with("HTTP/1.1 200") && head.contains("Connection: keep-alive"), "{head}");
-        let mut body = vec![0; length];
-        std::io::Read::read_exact(&mut reader, &mut body).unwrap();
-        assert!(body.starts_with(b"[{"));
-    }
+        // Left idle, the connection is closed by the server.
+        let started = Instant::now();
+        let ended = tokio::time::timeout(Duration::from_secs(10), closed).await;
+        assert!(ended.is_ok(), "the idle connection was not closed");
+        let after = started.elapsed();
+        assert!(after >= idle - Duration::from_millis(300) && after < idle * 3, "closed after {after:?}");
+    });
 }
 
 #[test]
@@ -570,12 +588,14 @@ fn a_burst_of_concurrent_clients_is_served_and_the_server_stays_up() {
 
 #[test]
 fn too_many_connections_are_turned_away_then_served_again() {
-    let s = server();
+    let limits = Limits { max_connections: 8, ..Limits::default() };
+    let s = start(ServeConfig { limits, ..ServeConfig::default() }).unwrap();
     let a = s.addr();
-    let idle: Vec<TcpStream> =
-        (0..influence_sandbox::MAX_CONNECTIONS).map(|_| TcpStream::connect(a).unwrap()).collect();
+    let idle: Vec<TcpStream> = (0..8).map(|_| TcpStream::connect(a).unwrap()).collect();
     std::thread::sleep(Duration::from_millis(200));
-    assert_eq!(get(a, "/api/scene").status, 503);
+    let full = get(a, "/api/scene");
+    assert_eq!(full.status, 503);
+    assert!(full.error().contains("too many connections"), "{}", full.error());
     drop(idle);
     let deadline = Instant::now() + Duration::from_secs(10);
     while get(a, "/api/scene").status != 200 {
@@ -591,4 +611,237 @@ fn stop_closes_the_port() {
     assert_eq!(get(a, "/api/maps").status, 200);
     s.stop();
     assert!(TcpStream::connect_timeout(&a, Duration::from_secs(1)).is_err());
+}
+
+/// One route of the bad-request table: what each kind of bad request is for it, the status
+/// it gets, and a word its message must contain (the key at fault). `None` where the kind
+/// does not apply: a route without a body has no body to malform or to type.
+struct Route {
+    method: &'static str,
+    path: &'static str,
+    /// A body (or query) that does not parse.
+    malformed: Option<(&'static str, u16, &'static str)>,
+    /// One that parses but has the wrong shape or a key of the wrong type.
+    wrong_shape: Option<(&'static str, u16, &'static str)>,
+    /// Whether a body is read (and so refused as `text/plain`).
+    typed: bool,
+    /// What completes `path` into a valid request, for a route without a body.
+    valid: &'static str,
+}
+
+#[test]
+fn every_route_refuses_malformed_wrong_shaped_too_big_and_wrongly_typed_requests() {
+    let s = server();
+    let a = s.addr();
+    small_map(a);
+    ok(
+        a,
+        "POST",
+        "/api/sources",
+        &json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 }),
+    );
+    let before = version(a);
+    let r = |method, path, malformed, wrong_shape, typed| Route {
+        method,
+        path,
+        malformed,
+        wrong_shape,
+        typed,
+        valid: "",
+    };
+    #[rustfmt::skip]
+    let table = [
+        r("POST", "/api/map", Some((r#"{"width": "#, 400, "width")), Some((r#"{"width": "wide", "height": 4}"#, 400, "width")), true),
+        r("POST", "/api/walls", Some((r#"{"cells": [[1, "#, 400, "cells[0]")), Some((r#"{"cells": [[1, 2, 3]], "blocked": true}"#, 400, "cells[0]")), true),
+        r("POST", "/api/sources", Some((r#"{"team": "#, 400, "team")), Some((r#"{"team": "red", "at": "here", "strength": 1, "falloff": "point"}"#, 400, "at")), true),
+        r("PUT", "/api/sources/1", Some((r#"{"team": "red", "strength": "#, 400, "strength")), Some((r#"{"team": "red", "at": [1, 1], "strength": "strong", "falloff": "point"}"#, 400, "strength")), true),
+        r("PUT", "/api/perspective", Some((r#"{"team": "#, 400, "team")), Some((r#"{"team": 5}"#, 400, "team")), true),
+        r("PUT", "/api/propagation", Some((r#"{"kind": "diffuse", "decay": "#, 400, "decay")), Some((r#"{"kind": "diffuse", "decay": "fast"}"#, 400, "decay")), true),
+        r("PUT", "/api/paths", Some((r#"{"paths": [{"from": "#, 400, "paths[0].from")), Some((r#"{"paths": [{"from": [1, 2], "to": "there"}]}"#, 400, "paths[0].to")), true),
+        r("POST", "/api/step", Some((r#"{"steps": "#, 400, "steps")), Some((r#"{"steps": "many"}"#, 400, "steps")), true),
+        r("POST", "/api/reset", Some(("{", 400, "body")), Some((r#"{"steps": 1}"#, 400, "steps")), true),
+        r("POST", "/api/frame", Some((r#"{"layer": "#, 400, "layer")), Some((r#"{"layer": 3}"#, 400, "layer")), true),
+        r("POST", "/api/import", Some(("[map\nwidth = ", 400, "scenario:1")), Some(("[map]\nwidth = \"wide\"\nheight = 4\n", 400, "map.width")), true),
+        // Without a body: the query, the path.
+        Route { valid: "?x=1&y=1", ..r("GET", "/api/cell", Some(("?x=one&y=2", 400, "x")), Some(("?x=1", 400, "y")), false) },
+        Route { valid: "influence", ..r("GET", "/api/layer/", Some(("no%20such", 404, "no such")), None, false) },
+        Route { valid: "1", ..r("DELETE", "/api/sources/", Some(("abc", 404, "abc")), None, false) },
+        r("GET", "/api/scene", None, None, false),
+        r("GET", "/api/maps", None, None, false),
+        r("GET", "/api/colormap", None, None, false),
+        r("GET", "/api/export", None, None, false),
+        r("GET", "/api/live", None, None, false),
+        r("GET", "/", None, None, false),
+    ];
+    let big = vec![b' '; influence_sandbox::MAX_BODY + 1];
+    let check =
+        |what: &str, method: &str, path: &str, kind: Option<&str>, body: &[u8], status: u16, needle: &str| {
+            let r = request(a, method, path, kind, body);
+            let shown = String::from_utf8_lossy(&body[..body.len().min(60)]);
+            assert_eq!(r.status, status, "{what}: {method} {path} {shown}: {}", r.text());
+            let message = r.error();
+            assert!(
+                message.contains(needle),
+                "{what}: {method} {path} {shown}: {message:?} does not name {needle:?}"
+            );
+            assert_eq!(version(a), before, "{what}: {method} {path} changed the scene");
+        };
+    for route in &table {
+        let Route { method, path, typed, .. } = *route;
+        let kind = if path == "/api/import" { "application/toml" } else { "application/json" };
+        let full = |suffix: &str| if typed { path.to_owned() } else { format!("{path}{suffix}") };
+        let content = |body: &str| if typed { body.as_bytes().to_vec() } else { Vec::new() };
+        let typed_kind = typed.then_some(kind);
+        if let Some((body, status, needle)) = route.malformed {
+            check("malformed", method, &full(body), typed_kind, &content(body), status, needle);
+        }
+        if let Some((body, status, needle)) = route.wrong_shape {
+            check("wrong shape", method, &full(body), typed_kind, &content(body), status, needle);
+        }
+        // Too big: every route, with or without a body of its own.
+        let path = full(route.valid);
+        check("too big", method, &path, typed_kind, &big, 413, "2 MiB");
+        if typed {
+            check("wrong type", method, &path, Some("text/plain"), b"{}", 415, "Content-Type");
+            check("no type", method, &path, None, b"{}", 415, "Content-Type");
+            if kind == "application/json" {
+                // A body that is JSON but not an object.
+                for body in ["[]", "\"text\"", "3"] {
+                    check("not an object", method, &path, Some(kind), body.as_bytes(), 400, "body");
+                }
+            }
+        }
+    }
+}
+
+/// The next JSON text message of a live connection (within 30 s).
+async fn next_message<S>(ws: &mut S) -> Value
+where
+    S: futures_util::Stream<
+            Item = Result<tokio_tungstenite::tungstenite::Message, tokio_tungstenite::tungstenite::Error>,
+        > + Unpin,
+{
+    use futures_util::StreamExt;
+    loop {
+        let message =
+            tokio::time::timeout(Duration::from_secs(30), ws.next()).await.expect("a message in 30 s");
+        match message.expect("the connection is open").expect("a message") {
+            tokio_tungstenite::tungstenite::Message::Text(text) => {
+                return serde_json::from_str(&text).unwrap()
+            }
+            tokio_tungstenite::tungstenite::Message::Close(frame) => panic!("closed: {frame:?}"),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn live_updates_show_every_clients_edits_to_every_watcher() {
+    use tokio_tungstenite::tungstenite::{client::IntoClientRequest, Error};
+    let s = server();
+    let a = s.addr();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    runtime.block_on(async move {
+        let url = format!("ws://{a}/api/live");
+        let (mut one, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        let (mut two, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+        let scene = tokio::task::spawn_blocking(move || get(a, "/api/scene").json()).await.unwrap();
+        for ws in [&mut one, &mut two] {
+            let hello = next_message(ws).await;
+            assert_eq!(
+                (&hello["version"], &hello["computing"]),
+                (&scene["version"], &json!(false)),
+                "{hello}"
+            );
+        }
+        // A script adds a source: both watchers see the new version, computed.
+        let add =
+            json!({ "team": "red", "at": [100.5, 100.5], "strength": 5, "falloff": "linear", "radius": 20 });
+        let edited = tokio::task::spawn_blocking(move || ok(a, "POST", "/api/sources", &add)).await.unwrap();
+        let version = edited["scene"]["version"].clone();
+        for ws in [&mut one, &mut two] {
+            let mut seen = next_message(ws).await;
+            while seen["version"] != version || seen["computing"] == true {
+                seen = next_message(ws).await;
+            }
+        }
+        // Steps show too (a step is not an edit: the version stays).
+        let propagation = json!({ "kind": "diffuse", "decay": 0.05, "steps": 1 });
+        let edited = tokio::task::spawn_blocking(move || {
+            ok(a, "PUT", "/api/propagation", &propagation);
+            ok(a, "POST", "/api/step", &json!({ "steps": 3 }))
+        })
+        .await
+        .unwrap();
+        let mut seen = next_message(&mut one).await;
+        while seen["steps"]["target"] != 4 || seen["steps"]["done"] != 4 {
+            seen = next_message(&mut one).await;
+        }
+        assert_eq!(seen["version"], edited["version"]);
+
+        // Another page may not watch (a WebSocket is not bound by CORS: the origin is checked).
+        let mut request = url.as_str().into_client_request().unwrap();
+        request.headers_mut().insert("Origin", "http://evil.example".parse().unwrap());
+        match tokio_tungstenite::connect_async(request).await {
+            Err(Error::Http(response)) => assert_eq!(response.status(), 403),
+            other => panic!("a foreign origin was let in: {other:?}"),
+        }
+        let mut request = url.as_str().into_client_request().unwrap();
+        request.headers_mut().insert("Origin", format!("http://127.0.0.1:{}", a.port()).parse().unwrap());
+        assert!(tokio_tungstenite::connect_async(request).await.is_ok(), "the page's own origin");
+    });
+}
+
+#[test]
+fn stopping_finishes_the_request_under_way_and_closes_live_connections() {
+    use http_body_util::BodyExt;
+    let s = server();
+    let a = s.addr();
+    let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let (stopped, live_closed, answer) = runtime.block_on(async move {
+        let (mut live, _) = tokio_tungstenite::connect_async(format!("ws://{a}/api/live")).await.unwrap();
+        next_message(&mut live).await;
+        // A request under way: its head sent, its body not yet.
+        let stream = tokio::net::TcpStream::connect(a).await.unwrap();
+        let (mut sender, connection) =
+            hyper::client::conn::http1::handshake(hyper_util::rt::TokioIo::new(stream)).await.unwrap();
+        tokio::spawn(connection);
+        let (mut body, channel) = http_body_util::channel::Channel::<bytes::Bytes>::new(1);
+        let request = hyper::Request::post("/api/step")
+            .header("Host", format!("127.0.0.1:{}", a.port()))
+            .header("Content-Type", "application/json")
+            .header("Content-Length", "12")
+            .body(channel)
+            .unwrap();
+        let pending = tokio::spawn(sender.send_request(request));
+        body.send_data(bytes::Bytes::from_static(b"{\"steps\"")).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // Stop meanwhile (stop blocks until the server has stopped).
+        let stopping = tokio::task::spawn_blocking(move || {
+            let timed = Instant::now();
+            s.stop();
+            timed.elapsed()
+        });
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The live connection is told, and closed.
+        use futures_util::StreamExt;
+        let mut closed = None;
+        while let Ok(Some(message)) = tokio::time::timeout(Duration::from_secs(5), live.next()).await {
+            if let Ok(tokio_tungstenite::tungstenite::Message::Close(frame)) = message {
+                closed = frame.map(|f| u16::from(f.code));
+                break;
+            }
+        }
+        // The request under way still gets its answer.
+        body.send_data(bytes::Bytes::from_static(b": 2}")).await.unwrap();
+        drop(body);
+        let response = pending.await.unwrap().unwrap();
+        let status = response.status().as_u16();
+        let text = response.into_body().collect().await.unwrap().to_bytes();
+        (stopping.await.unwrap(), closed, (status, text))
+    });
+    assert_eq!(live_closed, Some(1001), "the live connection was closed as going away");
+    assert_eq!(answer.0, 200, "{:?}", answer.1);
+    assert!(stopped < Duration::from_secs(5), "stopping took {stopped:?}");
+    assert!(TcpStream::connect_timeout(&a, Duration::from_secs(1)).is_err(), "the port is closed");
 }

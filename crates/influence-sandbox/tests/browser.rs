@@ -191,6 +191,54 @@ fn the_page_explains_its_picture_as_figures_do() {
     assert!(out["chaseStep"].as_str().unwrap().starts_with("step "), "{}", out["chaseStep"]);
 }
 
+#[test]
+fn the_page_follows_another_clients_long_edit_showing_computing_meanwhile() {
+    let Some(binary) = chromium_or_skip("browser live-update test") else { return };
+    let server = start(ServeConfig::default()).unwrap();
+    let a = server.addr();
+    // An open 1024 × 1024 map whose sources walk the map: a wall rebuilds them all, which
+    // takes a while (more sources in an optimised build, which stamps them faster).
+    let n = if cfg!(debug_assertions) { 4 } else { 48 };
+    let mut text = String::from("[map]\nwidth = 1024\nheight = 1024\n");
+    for i in 0..n {
+        let team = if i % 2 == 0 { "red" } else { "blue" };
+        let (x, y) = (60 + (i * 97) % 900, 40 + (i * 211) % 940);
+        text += &format!(
+            "\n[[source]]\nteam = \"{team}\"\nat = [{x}.5, {y}.5]\nstrength = 10\nfalloff = \"linear\"\n\
+             radius = 3000\ndistance = \"path\"\n"
+        );
+    }
+    let r = common::request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes());
+    assert_eq!(r.status, 200, "{}", r.text());
+    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
+    browser.open_sandbox(&server.url()).unwrap();
+    let before = common::get(a, "/api/scene").json()["version"].as_u64().unwrap();
+    // Another client (this test) paints a wall; the page watches.
+    let edit = std::thread::spawn(move || {
+        ok(a, "POST", "/api/walls", &json!({ "cells": [[3, 3]], "blocked": true }))
+    });
+    let watch = "new Promise((resolve) => { let saw = false; const t0 = performance.now(); \
+        const poll = () => { const text = document.getElementById('computing').textContent; \
+        saw = saw || text === 'computing…'; const s = window.sandbox.state.scene; \
+        if ((saw && text === '' && s.version > VERSION) || performance.now() - t0 > 60000) \
+        resolve(JSON.stringify({ saw, version: s.version, toast: document.getElementById('toast').textContent })); \
+        else setTimeout(poll, 10); }; poll(); })"
+        .replace("VERSION", &before.to_string());
+    let out: serde_json::Value =
+        serde_json::from_str(browser.evaluate(&watch, Duration::from_secs(90)).unwrap().as_str().unwrap())
+            .unwrap();
+    let edited = edit.join().unwrap();
+    assert_eq!(out["saw"], true, "the page never showed computing…: {out}");
+    assert_eq!(out["version"], edited["version"], "the page shows the edited scene: {out}");
+    assert_eq!(out["toast"], "", "the page showed an error");
+    // And the wall is in the frame the page drew.
+    browser.evaluate("window.sandbox.idle()", Duration::from_secs(30)).unwrap();
+    let blocked = browser
+        .evaluate("window.sandbox.state.frame.flags[3 * 1024 + 3] & 1", Duration::from_secs(10))
+        .unwrap();
+    assert_eq!(blocked, 1);
+}
+
 /// Rewrites docs/img/sandbox.png: a diffusion between two armies on den012d.
 #[test]
 #[ignore = "writes docs/img/sandbox.png; run by hand after changing the page"]

@@ -185,3 +185,47 @@ fn walls_never_close_over_a_source_a_route_end_or_a_flood_start() {
     assert!(grid.is_blocked(influence::Cell::new(10, 10)));
     assert!(run.view().error().is_none());
 }
+
+#[test]
+fn an_interrupted_build_goes_on_where_it_stopped_and_gives_the_same_bits() {
+    // Several sources per team, some walking the map, so building stops between sources.
+    let extra: String = (0..6)
+        .map(|i| {
+            let team = if i % 2 == 0 { "red" } else { "blue" };
+            let at = [7 + 10 * i, 33 - 2 * i];
+            format!(
+                "\n[[source]]\nteam = \"{team}\"\nat = {at:?}\nstrength = 2\nfalloff = \"linear\"\n\
+                 radius = 12\ndistance = \"path\"\n"
+            )
+        })
+        .collect();
+    let diffuse = format!("{}{extra}", text());
+    let steady = diffuse.replace("kind = \"diffuse\"", "kind = \"steady\"").replace("steps = 45\n", "");
+    for text in [diffuse, steady] {
+        let mut whole = Run::new(parse(&text)).unwrap();
+        whole.finish(&mut |_| {}).unwrap();
+        let want = state(&mut whole);
+
+        let mut run = Run::new(parse(&text)).unwrap();
+        run.finish(&mut |_| {}).unwrap();
+        // An edit that rebuilds every team, then a build stopped before every second source.
+        run.set_walls(&[(0, 0)], true).unwrap();
+        run.set_walls(&[(0, 0)], false).unwrap();
+        let (mut asked, mut stops) = (0, 0);
+        while !run.prepare(&mut || {
+            asked += 1;
+            asked % 2 == 0
+        }) {
+            stops += 1;
+            // An edit meanwhile that rebuilds no team keeps what was built.
+            run.set_perspective(Some(if stops % 2 == 0 { "blue" } else { "red" }.to_owned()));
+        }
+        assert!(stops >= 4, "stopped {stops} times");
+        run.set_perspective(Some("blue".to_owned()));
+        run.finish(&mut |_| {}).unwrap();
+        let got = state(&mut run);
+        assert_eq!(bits(&got.0), bits(&want.0));
+        assert_eq!(got.1, want.1);
+        assert_eq!(got.2, want.2);
+    }
+}

@@ -1,14 +1,15 @@
-//! Headless Chromium driven over the DevTools protocol: a launcher and just enough WebSocket
-//! (RFC 6455: masked text frames out, text frames in) to navigate, evaluate a script and
-//! take a screenshot. Everything stays on loopback.
+//! Headless Chromium driven over the DevTools protocol, through a WebSocket client
+//! (tungstenite): a launcher, and calls to navigate, evaluate a script and take a
+//! screenshot. Everything stays on loopback.
 
-use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use base64::Engine as _;
 use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::{self, stream::MaybeTlsStream, Message, WebSocket};
 
 /// The Chromium binary: `$INFLUENCE_CHROMIUM`, else `chromium` (Debian's, at
 /// `/usr/bin/chromium`) or `chromium-browser` on the `PATH`.
@@ -25,7 +26,7 @@ pub fn find_chromium() -> Option<PathBuf> {
 pub struct Chromium {
     child: Child,
     _profile: tempfile::TempDir,
-    ws: TcpStream,
+    ws: WebSocket<MaybeTlsStream<TcpStream>>,
     next_id: u64,
 }
 
@@ -88,12 +89,6 @@ impl Chromium {
                 return Err(e);
             }
         };
-        let mut chromium = Self {
-            child,
-            _profile: profile,
-            ws: TcpStream::connect(("127.0.0.1", port)).map_err(|e| e.to_string())?,
-            next_id: 0,
-        };
         let list = crate::common::get(format!("127.0.0.1:{port}").parse().unwrap(), "/json/list").json();
         let page = list
             .as_array()
@@ -101,88 +96,20 @@ impl Chromium {
             .and_then(|t| t["webSocketDebuggerUrl"].as_str())
             .ok_or("no page target")?
             .to_owned();
-        let path = page.splitn(4, '/').nth(3).ok_or("bad debugger URL")?;
-        chromium.handshake(port, &format!("/{path}"))?;
+        let (ws, _) = tungstenite::connect(page.as_str()).map_err(|e| format!("DevTools WebSocket: {e}"))?;
+        let mut chromium = Self { child, _profile: profile, ws, next_id: 0 };
         let size = json!({ "width": width, "height": height, "deviceScaleFactor": 1, "mobile": false });
         chromium.call("Emulation.setDeviceMetricsOverride", &size, Duration::from_secs(10))?;
         Ok(chromium)
     }
 
-    fn handshake(&mut self, port: u16, path: &str) -> Result<(), String> {
-        let req = format!(
-            "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
-             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        );
-        self.ws.write_all(req.as_bytes()).map_err(|e| e.to_string())?;
-        let mut reader = BufReader::new(&self.ws);
-        let mut status = String::new();
-        reader.read_line(&mut status).map_err(|e| e.to_string())?;
-        if !status.contains(" 101 ") {
-            return Err(format!("WebSocket handshake refused: {status}"));
-        }
-        loop {
-            let mut line = String::new();
-            reader.read_line(&mut line).map_err(|e| e.to_string())?;
-            if line == "\r\n" || line.is_empty() {
-                return Ok(());
-            }
-        }
-    }
-
-    fn send_frame(&mut self, opcode: u8, payload: &[u8]) -> std::io::Result<()> {
-        let mut frame = vec![0x80 | opcode];
-        let n = payload.len();
-        if n < 126 {
-            frame.push(0x80 | n as u8);
-        } else if n < 1 << 16 {
-            frame.push(0x80 | 126);
-            frame.extend_from_slice(&(n as u16).to_be_bytes());
-        } else {
-            frame.push(0x80 | 127);
-            frame.extend_from_slice(&(n as u64).to_be_bytes());
-        }
-        let mask = [0x37, 0xfa, 0x21, 0x3d];
-        frame.extend_from_slice(&mask);
-        frame.extend(payload.iter().enumerate().map(|(i, b)| b ^ mask[i % 4]));
-        self.ws.write_all(&frame)
-    }
-
-    /// The next whole text message.
+    /// The next text message.
     fn recv(&mut self) -> Result<String, String> {
-        let mut message = Vec::new();
         loop {
-            let mut head = [0u8; 2];
-            self.ws.read_exact(&mut head).map_err(|e| format!("DevTools connection: {e}"))?;
-            let (fin, opcode) = (head[0] & 0x80 != 0, head[0] & 0x0f);
-            let mut len = u64::from(head[1] & 0x7f);
-            if len == 126 {
-                let mut b = [0u8; 2];
-                self.ws.read_exact(&mut b).map_err(|e| e.to_string())?;
-                len = u64::from(u16::from_be_bytes(b));
-            } else if len == 127 {
-                let mut b = [0u8; 8];
-                self.ws.read_exact(&mut b).map_err(|e| e.to_string())?;
-                len = u64::from_be_bytes(b);
-            }
-            let mut mask = [0u8; 4];
-            if head[1] & 0x80 != 0 {
-                self.ws.read_exact(&mut mask).map_err(|e| e.to_string())?;
-            }
-            let mut payload = vec![0u8; len as usize];
-            self.ws.read_exact(&mut payload).map_err(|e| e.to_string())?;
-            if head[1] & 0x80 != 0 {
-                payload.iter_mut().enumerate().for_each(|(i, b)| *b ^= mask[i % 4]);
-            }
-            match opcode {
-                0x8 => return Err("DevTools closed the connection".into()),
-                0x9 => self.send_frame(0xA, &payload).map_err(|e| e.to_string())?,
-                0xA => {}
-                _ => {
-                    message.extend_from_slice(&payload);
-                    if fin {
-                        return String::from_utf8(message).map_err(|e| e.to_string());
-                    }
-                }
+            match self.ws.read().map_err(|e| format!("DevTools connection: {e}"))? {
+                Message::Text(text) => return Ok(text.as_str().to_owned()),
+                Message::Close(_) => return Err("DevTools closed the connection".into()),
+                _ => {} // pings are answered by the client
             }
         }
     }
@@ -192,8 +119,10 @@ impl Chromium {
         self.next_id += 1;
         let id = self.next_id;
         let text = json!({ "id": id, "method": method, "params": params }).to_string();
-        self.send_frame(0x1, text.as_bytes()).map_err(|e| e.to_string())?;
-        self.ws.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+        if let MaybeTlsStream::Plain(stream) = self.ws.get_ref() {
+            stream.set_read_timeout(Some(timeout)).map_err(|e| e.to_string())?;
+        }
+        self.ws.send(Message::text(text)).map_err(|e| e.to_string())?;
         loop {
             let reply: Value = serde_json::from_str(&self.recv()?).map_err(|e| e.to_string())?;
             if reply["id"] == id {
@@ -233,23 +162,5 @@ impl Chromium {
 
 /// Standard base64 (with padding), as DevTools sends binary data.
 pub fn base64_decode(text: &str) -> Result<Vec<u8>, String> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => Some(c - b'A'),
-        b'a'..=b'z' => Some(c - b'a' + 26),
-        b'0'..=b'9' => Some(c - b'0' + 52),
-        b'+' => Some(62),
-        b'/' => Some(63),
-        _ => None,
-    };
-    let mut out = Vec::with_capacity(text.len() / 4 * 3);
-    let (mut acc, mut bits) = (0u32, 0);
-    for c in text.bytes().filter(|&c| c != b'=') {
-        acc = acc << 6 | u32::from(value(c).ok_or("bad base64")?);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    Ok(out)
+    base64::engine::general_purpose::STANDARD.decode(text).map_err(|e| e.to_string())
 }

@@ -1,5 +1,5 @@
-//! Helpers for the integration tests: a minimal HTTP client over `TcpStream`, frame
-//! decoding, and (in submodules) a reference computation and a DevTools client.
+//! Helpers for the integration tests: an HTTP client (reqwest), frame decoding, and (in
+//! submodules) a reference computation and a DevTools client.
 #![allow(dead_code)] // each test binary uses its own part
 
 pub mod cdp;
@@ -8,17 +8,23 @@ pub mod reference;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::sync::LazyLock;
+use std::time::Duration;
 
 /// A response.
 #[derive(Debug)]
 pub struct Reply {
     pub status: u16,
     pub content_type: String,
+    pub headers: reqwest::header::HeaderMap,
     pub body: Vec<u8>,
 }
 
 impl Reply {
+    /// A header's value, if sent.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).map(|v| v.to_str().unwrap_or_default())
+    }
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
     }
@@ -31,75 +37,41 @@ impl Reply {
     }
 }
 
-/// How long [`raw`] waits for each read of the reply.
-const READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// The client every test shares (a long timeout: debug builds compute slowly).
+static CLIENT: LazyLock<reqwest::blocking::Client> = LazyLock::new(|| {
+    reqwest::blocking::Client::builder().timeout(Duration::from_secs(300)).build().expect("an HTTP client")
+});
 
-/// Sends raw bytes and reads the reply until the server closes the connection.
-///
-/// Panics if no complete head came back, saying how the read ended (closed, reset, timed out)
-/// and after how long, so that a failure under load names its cause.
-pub fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
-    let started = Instant::now();
-    let mut stream = TcpStream::connect(addr).expect("connect");
-    stream.set_read_timeout(Some(READ_TIMEOUT)).unwrap();
-    // The server may answer (and close) before all of an over-limit request is sent.
-    let sent = stream.write_all(request);
-    // Read until the body announced by Content-Length is in, or the server closes.
-    let mut data = Vec::new();
-    let mut buf = [0u8; 64 * 1024];
-    let ended = loop {
-        if let Some(end) = data.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = String::from_utf8_lossy(&data[..end]).to_ascii_lowercase();
-            let length = head
-                .lines()
-                .find_map(|l| l.strip_prefix("content-length:"))
-                .and_then(|v| v.trim().parse().ok());
-            if length.is_some_and(|n: usize| data.len() >= end + 4 + n) {
-                break None;
-            }
-        }
-        match stream.read(&mut buf) {
-            Ok(0) => break Some("the server closed the connection".to_owned()),
-            Err(e) => break Some(format!("reading failed: {e} ({:?})", e.kind())),
-            Ok(n) => data.extend_from_slice(&buf[..n]),
-        }
-    };
-    if !data.windows(4).any(|w| w == b"\r\n\r\n") {
-        let line = request.split(|&b| b == b'\r').next().unwrap_or_default();
-        panic!(
-            "no complete reply to {:?} after {:?}: {}; sending {}; received {:?}",
-            String::from_utf8_lossy(line),
-            started.elapsed(),
-            ended.as_deref().unwrap_or("?"),
-            sent.map_or_else(|e| format!("failed: {e}"), |()| "succeeded".to_owned()),
-            String::from_utf8_lossy(&data),
-        );
-    }
-    parse_reply(&data)
-}
-
-pub fn parse_reply(data: &[u8]) -> Reply {
-    let end = data.windows(4).position(|w| w == b"\r\n\r\n").unwrap_or_else(|| {
-        panic!("no complete reply: {:?}", String::from_utf8_lossy(data));
-    });
-    let head = String::from_utf8_lossy(&data[..end]).into_owned();
-    let status = head.split(' ').nth(1).and_then(|s| s.parse().ok()).expect("status");
-    let content_type =
-        head.lines().find_map(|l| l.strip_prefix("Content-Type: ")).unwrap_or_default().to_owned();
-    Reply { status, content_type, body: data[end + 4..].to_vec() }
-}
-
-/// One request with `Connection: close`.
+/// One request, with a body and, if given, its `Content-Type`.
 pub fn request(addr: SocketAddr, method: &str, path: &str, content_type: Option<&str>, body: &[u8]) -> Reply {
-    let mut head =
-        format!("{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nConnection: close\r\n", addr.port());
+    let method = reqwest::Method::from_bytes(method.as_bytes()).expect("a method");
+    let mut request = CLIENT.request(method.clone(), format!("http://{addr}{path}"));
     if let Some(t) = content_type {
-        head += &format!("Content-Type: {t}\r\n");
+        request = request.header("Content-Type", t);
     }
-    head += &format!("Content-Length: {}\r\n\r\n", body.len());
-    let mut bytes = head.into_bytes();
-    bytes.extend_from_slice(body);
-    raw(addr, &bytes)
+    if !body.is_empty() || !matches!(method, reqwest::Method::GET | reqwest::Method::DELETE) {
+        request = request.body(body.to_vec());
+    }
+    reply(request)
+}
+
+/// Sends `request` and reads the whole reply.
+pub fn reply(request: reqwest::blocking::RequestBuilder) -> Reply {
+    let response = request.send().unwrap_or_else(|e| panic!("no reply: {e:?}"));
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap_or_default().to_owned())
+        .unwrap_or_default();
+    let headers = response.headers().clone();
+    let body = response.bytes().expect("the body").to_vec();
+    Reply { status, content_type, headers, body }
+}
+
+/// The shared client, for requests the helpers do not cover.
+pub fn client() -> &'static reqwest::blocking::Client {
+    &CLIENT
 }
 
 pub fn get(addr: SocketAddr, path: &str) -> Reply {
@@ -116,6 +88,28 @@ pub fn ok(addr: SocketAddr, method: &str, path: &str, body: &serde_json::Value) 
     let r = send(addr, method, path, body);
     assert_eq!(r.status, 200, "{method} {path} {body}: {}", r.text());
     r.json()
+}
+
+/// The status a server answers bytes with that no HTTP client would send (a malformed or
+/// oversized head): writes them and reads the status line only.
+pub fn status_of_raw(addr: SocketAddr, bytes: &[u8]) -> u16 {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    // The server may answer (and close) before all of an over-limit request is sent.
+    let _ = stream.write_all(bytes);
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n") {
+        match stream.read(&mut byte) {
+            Ok(1) => head.push(byte[0]),
+            other => panic!("no status line ({other:?}); got {:?}", String::from_utf8_lossy(&head)),
+        }
+    }
+    let line = String::from_utf8_lossy(&head);
+    line.split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("not a status line: {line:?}"))
 }
 
 /// A decoded layer frame.

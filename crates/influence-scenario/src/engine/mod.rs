@@ -150,6 +150,7 @@ impl Run {
         };
         run.sample_fields();
         run.rebuild_all();
+        run.prepare(&mut || false);
         match run.teams.iter().find_map(Team::error) {
             Some(e) => Err(e.clone()),
             None => Ok(run),
@@ -172,12 +173,7 @@ impl Run {
         if let Some(f) = &self.flood {
             return f.limit;
         }
-        self.teams
-            .iter()
-            .filter_map(Team::as_diffusing)
-            .map(team::Diffusing::done)
-            .min()
-            .unwrap_or(self.target)
+        self.teams.iter().filter_map(Team::steps_done).min().unwrap_or(self.target)
     }
 
     /// The step at which every team's diffusion stopped changing, once all have.
@@ -196,6 +192,7 @@ impl Run {
     /// nothing; a flood fill is run to `target` steps. `exact` checks every diffusion step
     /// for a fixed point, so that [`fixed_at`](Self::fixed_at) names the very step.
     pub fn step_to(&mut self, target: usize, allowed: usize, exact: bool) {
+        self.prepare(&mut || false);
         self.target = target;
         if let Some(f) = &mut self.flood {
             if f.limit != target {
@@ -234,6 +231,7 @@ impl Run {
 
     /// The propagation part of [`finish`](Self::finish).
     fn propagate(&mut self, p: Propagation, progress: &mut dyn FnMut(Progress)) {
+        self.prepare(&mut || false);
         match p.method {
             Method::Diffuse { steps, .. } => {
                 // Passes of a few million cell-steps, so the progress moves.
@@ -273,8 +271,26 @@ impl Run {
     /// Brings the field sums, compound maps, front line, flood fill and routes up to date,
     /// and reads them.
     pub fn view(&mut self) -> View<'_> {
+        self.prepare(&mut || false);
         self.derive();
         View { run: self }
+    }
+
+    /// Builds the team layers that edits left to build, a source at a time, asking
+    /// `interrupted` before each source; returns whether all are built. Edits only mark what
+    /// they invalidate, so an edit is cheap and the work happens here (or in whichever of
+    /// [`step_to`](Self::step_to), [`finish`](Self::finish) and [`view`](Self::view) comes
+    /// first, which build without interruption). Once interrupted, the sources done stay done
+    /// and the next call goes on from there, unless an edit invalidates them meanwhile: a
+    /// front end can stop a long computation for a newer edit without losing the work that
+    /// edit leaves valid. The bits are those of building in one go.
+    pub fn prepare(&mut self, interrupted: &mut dyn FnMut() -> bool) -> bool {
+        for t in 0..self.teams.len() {
+            if !self.build(t, interrupted) {
+                return false;
+            }
+        }
+        true
     }
 
     // --- edits ------------------------------------------------------------------------------
@@ -305,16 +321,13 @@ impl Run {
         self.scenario.sources = indexed;
         self.scenario.teams = names;
         self.scenario.perspective = self.perspective_index();
-        for (t, name) in self.scenario.teams.clone().iter().enumerate() {
+        for name in self.scenario.teams.clone() {
             let kept = old_names
                 .iter()
-                .position(|n| n == name)
+                .position(|n| *n == name)
                 .filter(|_| !changed.contains(&name.as_str()))
                 .and_then(|old| old_teams.get_mut(old).and_then(Option::take));
-            let team = match kept {
-                Some(team) => team,
-                None => self.build_team(t),
-            };
+            let team = kept.unwrap_or_else(|| self.unbuilt());
             self.teams.push(team);
         }
         self.stale.fields = true;
@@ -438,40 +451,58 @@ impl Run {
 
     // --- computing ----------------------------------------------------------------------------
 
-    /// Team `t`'s layer at step 0 under the current propagation (solved for a steady state
-    /// shown solved); an error is kept and the layer is zero.
-    fn build_team(&mut self, t: usize) -> Team {
-        let s = &self.scenario;
-        let sources: Vec<&Source> =
-            s.sources.iter().filter(|(team, _)| *team == t).map(|(_, src)| src).collect();
-        let diffusion = match s.propagation.map(|p| p.method) {
-            Some(Method::Diffuse { diffusion, .. } | Method::Steady { diffusion }) => diffusion,
-            _ => {
-                return Team::stamped(&s.grid, &mut self.stamper, &sources).unwrap_or_else(|e| {
-                    let at = Located::new(&s.file, Problem::Run, e).with_key(KeyPath::root("source"));
-                    Team::Failed(Layer::for_space(&s.grid), at)
-                })
-            }
+    /// A team to build from rest under the current propagation (see [`prepare`](Self::prepare)).
+    fn unbuilt(&self) -> Team {
+        let diffusion = match self.scenario.propagation.map(|p| p.method) {
+            Some(Method::Diffuse { diffusion, .. } | Method::Steady { diffusion }) => Some(diffusion),
+            _ => None,
         };
-        let built = Team::diffusing(&s.grid, &self.walk, &mut self.stamper, &sources, diffusion).and_then(
-            |mut team| {
-                if self.solved {
-                    team.solve(&self.walk, &mut self.solver)?;
-                }
-                Ok(team)
-            },
-        );
-        match built {
-            Ok(team) => team,
-            Err(e) => {
-                Team::Failed(Layer::for_space(&self.scenario.grid), self.scenario.propagation_failed(&e))
+        Team::unbuilt(&self.scenario.grid, diffusion)
+    }
+
+    /// Goes on building team `t`: its layer at step 0 under the current propagation (solved
+    /// for a steady state shown solved), asking `interrupted` before each source; returns
+    /// whether it is built. An error is kept and the layer is zero.
+    fn build(&mut self, t: usize, interrupted: &mut dyn FnMut() -> bool) -> bool {
+        let Team::Building(build) = &mut self.teams[t] else { return true };
+        let s = &self.scenario;
+        let mut sources = s.sources.iter().filter(|(team, _)| *team == t).map(|(_, src)| src);
+        let mut placed = Ok(());
+        for source in sources.by_ref().skip(build.next()) {
+            if interrupted() {
+                return false;
+            }
+            placed = build.add(&s.grid, &mut self.stamper, source);
+            if placed.is_err() {
+                break;
             }
         }
+        let Team::Building(build) = std::mem::replace(&mut self.teams[t], Team::Stamped(Layer::default()))
+        else {
+            unreachable!("team {t} was being built")
+        };
+        let diffuses = build.diffuses();
+        let built = placed.and_then(|()| build.finish(&self.walk)).and_then(|mut team| {
+            if self.solved {
+                team.solve(&self.walk, &mut self.solver)?;
+            }
+            Ok(team)
+        });
+        self.teams[t] = built.unwrap_or_else(|e| {
+            let s = &self.scenario;
+            let at = if diffuses {
+                s.propagation_failed(&e)
+            } else {
+                Located::new(&s.file, Problem::Run, e).with_key(KeyPath::root("source"))
+            };
+            Team::Failed(Layer::for_space(&s.grid), at)
+        });
+        true
     }
 
     /// Every team from step 0, the flood fill from scratch.
     fn rebuild_all(&mut self) {
-        self.teams = (0..self.scenario.teams.len()).map(|t| self.build_team(t)).collect();
+        self.teams = (0..self.scenario.teams.len()).map(|_| self.unbuilt()).collect();
         self.reset_flood();
     }
 

@@ -22,6 +22,66 @@ pub(super) enum Team {
     Solved(Layer),
     /// Zero: the library refused its seeds, for this reason.
     Failed(Layer, Located),
+    /// Being built after an edit, a source at a time, so that building can stop between
+    /// two sources and go on later (`Run::prepare`); zero until built.
+    Building(Box<Build>),
+}
+
+/// A team's layer part-way built: its first `next` sources stamped into `layer`, or (under a
+/// diffusion or steady state) turned into `seeds`.
+#[derive(Debug)]
+pub(super) struct Build {
+    next: usize,
+    diffusion: Option<Diffusion>,
+    /// The sources stamped so far (zero while seeds are gathered instead).
+    layer: Layer,
+    seeds: Vec<Seed>,
+}
+
+impl Build {
+    /// How many of the team's sources are done.
+    pub(super) fn next(&self) -> usize {
+        self.next
+    }
+
+    /// Whether the seeds are gathered for a diffusion or steady state.
+    pub(super) fn diffuses(&self) -> bool {
+        self.diffusion.is_some()
+    }
+
+    /// Stamps the next source (or gathers its seeds), in the order `Stamper::stamp_all` and
+    /// `seeds_from_sources` take them, so a team built this way holds the same bits.
+    ///
+    /// # Errors
+    /// A source on a wall ([`Error::Unplaced`]): the team fails.
+    pub(super) fn add(&mut self, grid: &Grid, stamper: &mut Stamper, source: &Source) -> Result<(), Error> {
+        self.next += 1;
+        if self.diffusion.is_some() {
+            seeds_from_sources(grid, stamper, std::slice::from_ref(source), &mut self.seeds)
+        } else {
+            stamper.stamp(grid, &mut self.layer, source)
+        }
+    }
+
+    /// The team once every source is in: its stamped layer, or its seeds written into a map
+    /// at rest that `walk` steps.
+    ///
+    /// # Errors
+    /// If a seed is refused (a stamped value too large for 32 bits).
+    pub(super) fn finish(self, walk: &Grid) -> Result<Team, Error> {
+        let Some(diffusion) = self.diffusion else {
+            return Ok(Team::Stamped(self.layer));
+        };
+        let mut propagator = Propagator::new(walk, diffusion);
+        propagator.write_seeds(walk, &self.seeds)?;
+        Ok(Team::Diffusing(Box::new(Diffusing {
+            propagator,
+            seeds: self.seeds,
+            done: 0,
+            fixed_at: None,
+            before: Layer::default(),
+        })))
+    }
 }
 
 /// A team's diffusion: the map after `done` rounds of "step, write the seeds" from the seeds
@@ -38,41 +98,11 @@ pub(super) struct Diffusing {
 }
 
 impl Team {
-    /// `sources` stamped into a layer of `grid`, in order.
-    ///
-    /// # Errors
-    /// A source on a wall ([`Error::Unplaced`]); validation and [`Run::set_walls`](super::Run::set_walls)
-    /// keep that from happening.
-    pub(super) fn stamped(grid: &Grid, stamper: &mut Stamper, sources: &[&Source]) -> Result<Self, Error> {
-        let mut layer = Layer::for_space(grid);
-        stamper.stamp_all(grid, &mut layer, sources.iter().copied())?;
-        Ok(Self::Stamped(layer))
-    }
-
-    /// The diffusion of `sources` at rest: their seeds (stamped on `grid`) written into a map
-    /// that `walk` steps.
-    ///
-    /// # Errors
-    /// If a source is on a wall, or a seed is refused (a stamped value too large for 32 bits).
-    pub(super) fn diffusing(
-        grid: &Grid,
-        walk: &Grid,
-        stamper: &mut Stamper,
-        sources: &[&Source],
-        diffusion: Diffusion,
-    ) -> Result<Self, Error> {
-        let owned: Vec<Source> = sources.iter().map(|s| (*s).clone()).collect();
-        let mut seeds = Vec::new();
-        seeds_from_sources(grid, stamper, &owned, &mut seeds)?;
-        let mut propagator = Propagator::new(walk, diffusion);
-        propagator.write_seeds(walk, &seeds)?;
-        Ok(Self::Diffusing(Box::new(Diffusing {
-            propagator,
-            seeds,
-            done: 0,
-            fixed_at: None,
-            before: Layer::default(),
-        })))
+    /// A team to be built from its sources again, from rest (see [`Build`]).
+    /// `diffusion` is that of a diffusion or steady state, `None` to stamp.
+    pub(super) fn unbuilt(grid: &Grid, diffusion: Option<Diffusion>) -> Self {
+        let layer = Layer::for_space(grid);
+        Self::Building(Box::new(Build { next: 0, diffusion, layer, seeds: Vec::new() }))
     }
 
     /// The layer as it stands.
@@ -80,6 +110,7 @@ impl Team {
         match self {
             Self::Stamped(l) | Self::Solved(l) | Self::Failed(l, _) => l,
             Self::Diffusing(d) => d.propagator.values(),
+            Self::Building(b) => &b.layer,
         }
     }
 
@@ -87,6 +118,15 @@ impl Team {
     pub(super) fn error(&self) -> Option<&Located> {
         match self {
             Self::Failed(_, e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// Steps done, for a team that diffuses (0 while it is being built).
+    pub(super) fn steps_done(&self) -> Option<usize> {
+        match self {
+            Self::Diffusing(d) => Some(d.done),
+            Self::Building(b) if b.diffusion.is_some() => Some(0),
             _ => None,
         }
     }
@@ -122,11 +162,6 @@ impl Team {
 }
 
 impl Diffusing {
-    /// Steps taken.
-    pub(super) fn done(&self) -> usize {
-        self.done
-    }
-
     /// The first step that changed nothing, once one has.
     pub(super) fn fixed_at(&self) -> Option<usize> {
         self.fixed_at
