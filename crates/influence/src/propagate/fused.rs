@@ -101,6 +101,10 @@ pub(super) fn max_fused(width: usize) -> usize {
 /// How many rows below the one it computes the first step asks for the input's rows.
 const AHEAD: usize = 3;
 
+/// Maps of fewer cells (a 1 MiB layer) are not prefetched: their input is in the caches
+/// already, and a prefetch per chunk only takes a load's place.
+const PREFETCH_CELLS: usize = 1 << 18;
+
 /// Maps of at least this many cells (a 16 MiB layer, or 2048 × 2048) have their pass's
 /// output written past the caches (non-temporal stores, where the kernel has them): the
 /// input, the output and the walls no longer fit in a typical last-level cache, so the
@@ -183,7 +187,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             // On maps larger than the caches, rows of the input come from memory: the first
             // step asks for them a few rows early.
             let ahead = match input.get((y + AHEAD) * w..) {
-                Some(row) if l == 1 => row.as_ptr(),
+                Some(row) if l == 1 && input.len() >= PREFETCH_CELLS => row.as_ptr(),
                 _ => std::ptr::null(),
             };
             if l == steps {
