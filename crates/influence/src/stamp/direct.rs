@@ -211,7 +211,7 @@ pub(super) fn direct_rows<M: Straight, W: Combine>(
 
 /// Whether any of `blocked` is: a chunk's flags at a time, as one 32-bit load each.
 #[inline(always)]
-fn walled(blocked: &[bool]) -> bool {
+pub(super) fn walled(blocked: &[bool]) -> bool {
     let (chunks, rest) = blocked.as_chunks::<{ LANES as usize }>();
     let any = chunks.iter().fold(0, |any, chunk| any | u32::from_ne_bytes(chunk.map(u8::from)));
     any != 0 || rest.contains(&true)

@@ -61,7 +61,7 @@ use crate::space::{Grid, Space};
 mod direct;
 mod space;
 
-use direct::{direct_rows, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set, Straight};
+use direct::{direct_rows, walled, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set, Straight};
 
 /// Positions within this fraction of a cell of a cell centre count as the centre, so a
 /// source placed with [`Grid::center`] uses a kernel despite float rounding.
@@ -95,7 +95,11 @@ const MAX_KERNELS: usize = 256;
 /// ```
 #[derive(Debug, Default)]
 pub struct Stamper {
-    kernels: HashMap<KernelKey, Kernel>,
+    /// The cached kernels, found by their key through `index`.
+    kernels: Vec<Kernel>,
+    index: HashMap<KernelKey, usize>,
+    /// The key and index of the kernel used last.
+    last: Option<(KernelKey, usize)>,
     paths: PathScratch,
     /// The metric terms of a directly evaluated source's columns.
     cols: Vec<f32>,
@@ -290,22 +294,33 @@ impl Stamper {
             cell_size: grid.cell_size().to_bits(),
             metric: source.metric(),
         };
-        if !self.kernels.contains_key(&key) && self.kernels.len() >= MAX_KERNELS {
-            return None;
-        }
-        Some(self.kernels.entry(key).or_insert_with(|| {
-            let mut kernel = Kernel { rows: Vec::new(), factors: Vec::new() };
-            let mut row = Vec::new();
-            for dy in -reach..=reach {
-                if let Some(dx0) =
-                    footprint_row(source, grid.cell_size(), -reach, reach, 0.0, dy as f32, &mut row)
-                {
-                    kernel.rows.push(KernelRow { dy, dx0, start: kernel.factors.len(), len: row.len() });
-                    kernel.factors.extend_from_slice(&row);
-                }
+        // A run of sources with one curve and radius (the common case) skips the hash.
+        if let Some((last, i)) = &self.last {
+            if *last == key {
+                return Some(&self.kernels[*i]);
             }
-            kernel
-        }))
+        }
+        let i = match self.index.get(&key) {
+            Some(&i) => i,
+            None if self.kernels.len() >= MAX_KERNELS => return None,
+            None => {
+                let mut kernel = Kernel { rows: Vec::new(), factors: Vec::new() };
+                let mut row = Vec::new();
+                for dy in -reach..=reach {
+                    if let Some(dx0) =
+                        footprint_row(source, grid.cell_size(), -reach, reach, 0.0, dy as f32, &mut row)
+                    {
+                        kernel.rows.push(KernelRow { dy, dx0, start: kernel.factors.len(), len: row.len() });
+                        kernel.factors.extend_from_slice(&row);
+                    }
+                }
+                self.kernels.push(kernel);
+                self.index.insert(key.clone(), self.kernels.len() - 1);
+                self.kernels.len() - 1
+            }
+        };
+        self.last = Some((key, i));
+        Some(&self.kernels[i])
     }
 }
 
@@ -387,25 +402,25 @@ fn apply_row(grid: &Grid, layer: &mut Layer, source: &Source, y: isize, x0: isiz
     }
     let (a, b) = ((y * w + x0 + skip) as usize, (y * w + end) as usize);
     let factors = &factors[skip as usize..];
-    let cells = layer.values_mut()[a..b].iter_mut().zip(&grid.blocked()[a..b]).zip(factors);
+    let (values, blocked) = (&mut layer.values_mut()[a..b], &grid.blocked()[a..b]);
     let s = source.strength();
-    // One loop per mode so each is a tight, branch-light loop the compiler can vectorise.
+    // One loop per mode, each tight. A row without walls (`walled`, a word of flags at a
+    // time) takes loops that do not read them, which the compiler vectorises; a row with
+    // walls keeps each blocked cell's value (the compiler makes that a branch per cell).
+    if !walled(blocked) {
+        let cells = values.iter_mut().zip(factors);
+        match source.mode() {
+            Mode::Add => cells.for_each(|(c, &k)| *c += s * k),
+            Mode::Set => cells.for_each(|(c, &k)| *c = s * k),
+            Mode::Max => cells.for_each(|(c, &k)| *c = c.max(s * k)),
+        }
+        return;
+    }
+    let cells = values.iter_mut().zip(blocked).zip(factors);
     match source.mode() {
-        Mode::Add => cells.for_each(|((c, &blocked), &k)| {
-            if !blocked {
-                *c += s * k;
-            }
-        }),
-        Mode::Set => cells.for_each(|((c, &blocked), &k)| {
-            if !blocked {
-                *c = s * k;
-            }
-        }),
-        Mode::Max => cells.for_each(|((c, &blocked), &k)| {
-            if !blocked {
-                *c = c.max(s * k);
-            }
-        }),
+        Mode::Add => cells.for_each(|((c, &blocked), &k)| *c = if blocked { *c } else { *c + s * k }),
+        Mode::Set => cells.for_each(|((c, &blocked), &k)| *c = if blocked { *c } else { s * k }),
+        Mode::Max => cells.for_each(|((c, &blocked), &k)| *c = if blocked { *c } else { c.max(s * k) }),
     }
 }
 
