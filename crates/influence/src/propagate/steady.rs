@@ -89,8 +89,9 @@ enum Method {
     Sweep,
     /// The grid's step (fused passes of the row kernel) iterated from rest until a step
     /// changes nothing: on grids with momentum 1 only (where the sweep equals iterating, bit
-    /// for bit); about 0.2–0.4 ns per cell of the map and step, so cheaper when few steps
-    /// converge — the decay is strong or the seeds weak — and the seeds cover the map.
+    /// for bit); about 0.1–0.3 ns per cell of the map and step, so cheaper when few steps
+    /// converge — the decay is strong, or the seeds dense or weak — and the seeds cover the
+    /// map. Tried first wherever the sweep is estimated to cost more than a few steps.
     Iterate,
 }
 
@@ -102,9 +103,12 @@ struct Iterate {
 }
 
 /// The sweep costs about this many times an iterated step, per cell (both measured with
-/// `influence bench --kernels steady` beside `diffuse4`); the choice needs only the order of
-/// magnitude.
-const SWEEP_PER_STEP: f64 = 100.0;
+/// `influence bench --kernels steady,steady_far` beside `diffuse8`: a fused step costs
+/// 0.1–0.3 ns a cell, the sweep 45–170); the choice needs only the order of magnitude.
+const SWEEP_PER_STEP: f64 = 150.0;
+
+/// Iterating is tried only when the sweep is estimated to cost at least this many steps.
+const MIN_STEPS: usize = 8;
 
 impl SteadyState {
     /// Writes into `out` the fixed point of writing `seeds` and stepping with `diffusion`,
@@ -143,7 +147,8 @@ impl SteadyState {
         out: &mut Layer,
     ) {
         if let (Method::Iterate, Some(grid)) = (method, space.as_grid()) {
-            if self.iterate(grid, d, seeds, out) {
+            let limit = self.affordable(grid, d).unwrap_or(0);
+            if self.iterate(grid, d, seeds, out, limit) {
                 return;
             }
         }
@@ -153,48 +158,52 @@ impl SteadyState {
         }
     }
 
-    /// [`Method::Iterate`] when it applies and its estimated cost is below the sweep's.
-    /// Influence from rest travels one cell a step, so the steps to converge are about the
-    /// reach of the strongest seed in cells (until carrying cuts it below the threshold, or
-    /// below the smallest float); the sweep's cost is the cells the seeds can reach.
+    /// [`Method::Iterate`] where it applies and the sweep would cost at least
+    /// [`MIN_STEPS`] steps (see [`Self::affordable`]).
     fn choose<S: Space>(&self, space: &S, d: &Diffusion) -> Method {
-        let Some(grid) = space.as_grid() else { return Method::Sweep };
-        let Some(steps) = self.steps_to_converge(grid, d) else { return Method::Sweep };
-        let (steps, len) = (steps as f64, grid.len() as f64);
-        let reached = len.min(self.seeded.len() as f64 * (2.0 * steps + 1.0).powi(2));
-        if steps * len < SWEEP_PER_STEP * reached {
-            Method::Iterate
-        } else {
-            Method::Sweep
+        match space.as_grid().and_then(|grid| self.affordable(grid, d)) {
+            Some(steps) if steps >= MIN_STEPS => Method::Iterate,
+            _ => Method::Sweep,
         }
     }
 
-    /// About how many steps from rest converge on `grid` (the reach of the strongest seed in
-    /// cells, plus 2), where iterating applies: momentum 1, decay above 0, a seed above 0,
-    /// and fewer than a million steps.
-    fn steps_to_converge(&self, grid: &Grid, d: &Diffusion) -> Option<usize> {
+    /// How many steps cost what the sweep is estimated to cost, where iterating applies
+    /// (momentum 1, decay above 0, a seed above 0): the sweep costs about [`SWEEP_PER_STEP`]
+    /// steps per cell it reaches, and the seeds reach at most the cells within the
+    /// [reach](Self::reach) of the strongest, each of them.
+    fn affordable(&self, grid: &Grid, d: &Diffusion) -> Option<usize> {
+        let reach = self.reach(grid, d)?;
+        let len = grid.len() as f64;
+        let reached = len.min(self.seeded.len() as f64 * (2.0 * reach + 3.0).powi(2));
+        Some((SWEEP_PER_STEP * reached / len).min(1e6) as usize)
+    }
+
+    /// The reach of the strongest seed in cells (until carrying cuts it below the threshold,
+    /// or below the smallest float), where iterating applies: momentum 1, decay above 0, a
+    /// seed above 0. Influence from rest travels a cell a step, so no more steps than this
+    /// (and two) converge, and often far fewer, where nearer seeds dominate.
+    fn reach(&self, grid: &Grid, d: &Diffusion) -> Option<f64> {
         let strongest = f64::from(self.seeded.iter().map(|&(_, _, v)| v).fold(0.0f32, f32::max));
         if d.momentum() != 1.0 || d.decay() <= 0.0 || strongest <= 0.0 {
             return None;
         }
-        // Below the threshold, or below the smallest float, a value is 0.
         let floor = f64::from(d.threshold()).max(1e-45);
         let reach = match d.kind() {
             DecayKind::Exponential => (strongest / floor).ln().max(0.0) / f64::from(d.decay()),
             DecayKind::Linear => strongest / f64::from(d.decay()),
         };
-        let steps = reach / f64::from(grid.cell_size()) + 2.0;
-        (steps < 1e6).then_some(steps as usize)
+        Some(reach / f64::from(grid.cell_size()))
     }
 
     /// Iterates the grid's step from rest with the seeds written before each step until a
     /// step changes nothing, then writes the seeds once more: the steady state with momentum
-    /// 1, bit for bit. Most steps run fused, as many as the estimate of [`Self::choose`];
-    /// then steps are compared one at a time. The fixed point, once reached, stays, so the
-    /// steps run past it change nothing. Returns `false` (and leaves `out` alone) if no fixed
-    /// point shows within a generous bound, so that the sweep answers instead.
-    fn iterate(&mut self, grid: &Grid, d: &Diffusion, seeds: &[Seed], out: &mut Layer) -> bool {
-        let Some(first) = self.steps_to_converge(grid, d) else { return false };
+    /// 1, bit for bit. The steps run fused in blocks (the reach, at most 32, then half as many
+    /// again as run so far), each followed by one step compared with the map before it; the fixed point, once
+    /// reached, stays, so steps run past it change nothing. Returns `false` (and leaves `out`
+    /// alone) once more than `limit` steps have run without a fixed point, so that the sweep
+    /// answers instead: at most about twice what the better method costs.
+    fn iterate(&mut self, grid: &Grid, d: &Diffusion, seeds: &[Seed], out: &mut Layer, limit: usize) -> bool {
+        let first = self.reach(grid, d).map_or(16, |reach| (reach as usize + 2).clamp(1, 32));
         let state = self.iterate.get_or_insert_with(|| {
             Box::new(Iterate { propagator: Propagator::new(grid, *d), previous: Vec::new() })
         });
@@ -207,11 +216,14 @@ impl SteadyState {
         let run = |p: &mut Propagator, count: usize| {
             p.step(grid, Steps { count, seeds, ..Steps::default() }).expect("the seeds are checked");
         };
-        run(p, first);
-        for _ in 0..4 * first + 64 {
+        let mut done = 0;
+        while done <= limit {
+            let block = if done == 0 { first } else { (done / 2).max(1) };
+            run(p, block);
             state.previous.clear();
             state.previous.extend_from_slice(p.values().values());
             run(p, 1);
+            done += block + 1;
             let same = |(a, b): (&f32, &f32)| a.to_bits() == b.to_bits();
             if state.previous.iter().zip(p.values().values()).all(same) {
                 p.write_seeds(grid, seeds).expect("the seeds are checked");
@@ -451,10 +463,10 @@ mod tests {
             s.classify(&grid, &seeds).unwrap();
             s.set_seeded(grid.len());
             s.solve_by(Method::Sweep, &grid, &d, &seeds, &mut a);
-            if s.steps_to_converge(&grid, &d).is_none() {
+            if s.affordable(&grid, &d).is_none() {
                 continue; // no seed above 0: iterating does not apply
             }
-            assert!(s.iterate(&grid, &d, &seeds, &mut b), "case {case}: no fixed point");
+            assert!(s.iterate(&grid, &d, &seeds, &mut b, 100_000), "case {case}: no fixed point");
             let bits = |l: &Layer| l.values().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&a), bits(&b), "case {case}: {w} × {h}, {d:?}, {seeds:?}");
         }
