@@ -113,12 +113,12 @@ const PREFETCH_CELLS: usize = 1 << 18;
 pub(super) const STREAM_CELLS: usize = 1 << 22;
 
 /// Writes the wall data of row `y` (if in the grid) into its slot of a ring of `depth` rows
-/// of `len` words. A function, not a closure, so that it is inlined and compiled for the
-/// caller's target features.
+/// (a power of two) of `len` words. A function, not a closure, so that it is inlined and
+/// compiled for the caller's target features.
 #[inline(always)]
 fn fill_masks<K: RowKernel>(kernel: K, ring: &mut [u32], grid: &Grid, y: usize, depth: usize, len: usize) {
     if y < grid.height() {
-        kernel.fill(grid, y, &mut ring[(y % depth) * len..][..len]);
+        kernel.fill(grid, y, &mut ring[(y & (depth - 1)) * len..][..len]);
     }
 }
 
@@ -147,7 +147,9 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);
     let ring = 3 * w;
-    let depth = steps + 2; // mask rows in flight: step 1 needs t+1, step `steps` t−steps
+    // Mask rows in flight (step 1 needs t+1, step `steps` t−steps), rounded up to a power
+    // of two: a row's slot is then a mask, not a division, several times a row.
+    let depth = (steps + 2).next_power_of_two();
     scratch.values.clear();
     scratch.values.resize((steps - 1) * ring + w, 0.0);
     scratch.masks.clear();
@@ -172,7 +174,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
         for l in 1..=steps {
             let Some(y) = (t + 1).checked_sub(l).filter(|y| span(l).contains(y)) else { continue };
             let m = |y: Option<usize>| {
-                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y % depth) * len..][..len])
+                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y & (depth - 1)) * len..][..len])
             };
             let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
             // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
