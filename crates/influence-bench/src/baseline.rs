@@ -13,7 +13,8 @@
 //!   library chooses its kernels.
 //! * [`TemplateStamper`]: linear sources stamped from a template of factors made once per
 //!   radius, for the source's nearest cell centre, added row by row (walls skipped, as the
-//!   library skips them).
+//!   library skips them). Built for SSE2, its wall test is a branch per cell, so its rows
+//!   run a cell at a time.
 //! * [`iterate_to_still`]: the library's own step, iterated until it changes nothing: the
 //!   other way to reach the steady state.
 //! * [`Bins`]: a uniform grid of bins over a grid-free field's sources, each source listed
