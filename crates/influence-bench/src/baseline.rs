@@ -13,8 +13,8 @@
 //!   library chooses its kernels.
 //! * [`TemplateStamper`]: linear sources stamped from a template of factors made once per
 //!   radius, for the source's nearest cell centre, added row by row (walls skipped, as the
-//!   library skips them). Built for SSE2, its wall test is a branch per cell, so its rows
-//!   run a cell at a time.
+//!   library skips them): a run of cells without walls is one loop the compiler vectorises,
+//!   one with walls tests each cell.
 //! * [`iterate_to_still`]: the library's own step, iterated until it changes nothing: the
 //!   other way to reach the steady state.
 //! * [`Bins`]: a uniform grid of bins over a grid-free field's sources, each source listed
@@ -254,8 +254,15 @@ impl TemplateStamper {
                 }
                 let (a, b) = ((y * w + from) as usize, (y * w + to) as usize);
                 let factors = &factors[(from - x0) as usize..][..b - a];
-                for ((v, &wall), &f) in values[a..b].iter_mut().zip(&blocked[a..b]).zip(factors) {
-                    if !wall {
+                if blocked[a..b].contains(&true) {
+                    for ((v, &wall), &f) in values[a..b].iter_mut().zip(&blocked[a..b]).zip(factors) {
+                        if !wall {
+                            *v += strength * f;
+                        }
+                    }
+                } else {
+                    // No walls in the run: a loop the compiler vectorises.
+                    for (v, &f) in values[a..b].iter_mut().zip(factors) {
                         *v += strength * f;
                     }
                 }
