@@ -148,7 +148,10 @@ pub fn check_falloff_stamp(data: &[u8]) {
         }
     }
     let mut layer = Layer::for_space(&grid);
-    Stamper::new().stamp(&grid, &mut layer, &source);
+    if let Err(e) = Stamper::new().stamp(&grid, &mut layer, &source) {
+        // A grid without walls refuses only a point or walking-distance source off the map.
+        assert!(grid.cell_at(source.position()).is_none(), "{e}");
+    }
     assert_eq!(layer.len(), grid.len());
     for (i, v) in layer.values().iter().enumerate() {
         assert!(v.is_finite(), "cell {i} is {v} after stamping {source:?} into {w}x{h} grid");

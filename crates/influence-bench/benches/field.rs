@@ -104,7 +104,7 @@ fn grid_bench(c: &mut Criterion) {
         let side = (WORLD as f32 / cell) as usize;
         let grid = Grid::new(side, side).unwrap().with_cell_size(cell).unwrap();
         let mut layer = Layer::for_space(&grid);
-        stamper.stamp_all(&grid, &mut layer, &grid_sources);
+        stamper.stamp_all(&grid, &mut layer, &grid_sources).unwrap();
         let read = |p: Vec2| grid.cell_at(p).and_then(|c| grid.index(c)).map_or(0.0, |i| layer[i]);
         let errors: Vec<f32> = reads.iter().zip(&exact).map(|(&p, &e)| (read(p) - e).abs()).collect();
         eprintln!(
@@ -120,7 +120,7 @@ fn grid_bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("grid_stamp", cell), |b| {
             b.iter(|| {
                 scratch.fill(0.0);
-                stamper.stamp_all(&grid, &mut scratch, &grid_sources);
+                stamper.stamp_all(&grid, &mut scratch, &grid_sources).unwrap();
                 black_box(scratch.values()[0])
             });
         });

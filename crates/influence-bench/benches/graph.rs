@@ -114,7 +114,7 @@ fn route(c: &mut Criterion) {
     for k in 0..40 {
         let at = open[k * open.len() / 40 + open.len() / 80];
         let turret = Source::new(grid.position(at).truncate(), 5.0, Falloff::Linear, 30.0).unwrap();
-        stamper.stamp(&grid, &mut threat, &turret);
+        stamper.stamp(&grid, &mut threat, &turret).unwrap();
     }
     let plain = Cost::distance();
     let avoiding = Cost::avoiding(&threat, 1.0).unwrap();
@@ -166,7 +166,7 @@ fn sweep(c: &mut Criterion) {
     group.bench_function("path_falloff", |b| {
         b.iter(|| {
             for s in &sources {
-                stamper.stamp(&grid, &mut layer, s);
+                stamper.stamp(&grid, &mut layer, s).unwrap();
             }
         });
     });

@@ -196,13 +196,13 @@ fn frame(c: &mut Criterion) {
     let mut p = Propagator::new(&grid, d);
     group.bench_function("256/1000 agents + 50 fused steps", |b| {
         b.iter(|| {
-            stamper.stamp_all(&grid, p.values_mut(), &sources);
+            stamper.stamp_all(&grid, p.values_mut(), &sources).unwrap();
             p.step(&grid, Steps { count: 50, seeds: &seeds, ..Steps::default() }).unwrap();
         });
     });
     group.bench_function("256/1000 agents + 50 single steps", |b| {
         b.iter(|| {
-            stamper.stamp_all(&grid, p.values_mut(), &sources);
+            stamper.stamp_all(&grid, p.values_mut(), &sources).unwrap();
             for _ in 0..50 {
                 p.write_seeds(&grid, &seeds).unwrap();
                 p.step(&grid, Steps::default()).unwrap();

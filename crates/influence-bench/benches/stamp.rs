@@ -50,8 +50,8 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("stamp_1000_r8_1024");
     group.throughput(Throughput::Elements(all.len() as u64));
     let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
-    measure(&mut group, "kernels", &mut layer, |l| cached.stamp_all(&grid, l, &all));
-    measure(&mut group, "direct", &mut layer, |l| direct.stamp_all(&grid, l, &all));
+    measure(&mut group, "kernels", &mut layer, |l| cached.stamp_all(&grid, l, &all).unwrap());
+    measure(&mut group, "direct", &mut layer, |l| direct.stamp_all(&grid, l, &all).unwrap());
     measure(&mut group, "reference", &mut layer, |l| influence_bench::reference::stamp(&grid, l, &all));
     group.finish();
 
@@ -60,7 +60,7 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("stamp_offcentre_1000_r8_1024");
     group.throughput(Throughput::Elements(all.len() as u64));
     let mut stamper = Stamper::new();
-    measure(&mut group, "stamper", &mut layer, |l| stamper.stamp_all(&grid, l, &all));
+    measure(&mut group, "stamper", &mut layer, |l| stamper.stamp_all(&grid, l, &all).unwrap());
     measure(&mut group, "reference", &mut layer, |l| influence_bench::reference::stamp(&grid, l, &all));
     group.finish();
 }

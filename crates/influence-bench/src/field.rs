@@ -190,7 +190,7 @@ fn grids(quick: bool, budget: Duration) -> GridReport {
             let build = best_time(
                 &mut || {
                     layer.fill(0.0);
-                    stamper.stamp_all(&grid, &mut layer, &grid_sources);
+                    stamper.stamp_all(&grid, &mut layer, &grid_sources).unwrap();
                 },
                 budget,
             );

@@ -208,7 +208,7 @@ fn stamp(size: usize, centred: bool) -> Runs {
     (
         Box::new(move || {
             layer.fill(0.0);
-            stamper.stamp_all(&grid, &mut layer, &sources);
+            stamper.stamp_all(&grid, &mut layer, &sources).unwrap();
             black_box(&layer);
         }),
         Box::new(move || {
@@ -355,13 +355,17 @@ fn units(size: usize) -> usize {
 fn frame(size: usize) -> Runs {
     let grid = walled(size, Connectivity::Eight);
     let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
+    // Units stand on walkable cells, as a game's do (stamping refuses one on a wall).
     let team = |rng: &mut Rng| -> Vec<Source> {
-        (0..units(size))
-            .map(|_| {
-                let at = Vec2::new(rng.range(0.0, size as f32), rng.range(0.0, size as f32));
-                Source::new(at, rng.range(1.0, 5.0), Falloff::Linear, 8.0).expect("finite")
-            })
-            .collect()
+        let mut units_ = Vec::with_capacity(units(size));
+        while units_.len() < units(size) {
+            let at = Vec2::new(rng.range(0.0, size as f32), rng.range(0.0, size as f32));
+            let strength = rng.range(1.0, 5.0);
+            if grid.cell_at(at).is_some_and(|c| !grid.is_blocked(c)) {
+                units_.push(Source::new(at, strength, Falloff::Linear, 8.0).expect("finite"));
+            }
+        }
+        units_
     };
     let (red, blue) = (team(&mut rng), team(&mut rng));
     let d = Diffusion::new(0.3, 0.5).expect("valid");
@@ -377,7 +381,7 @@ fn frame(size: usize) -> Runs {
         Box::new(move || {
             for (layer, units) in layers.iter_mut().zip([&red, &blue]) {
                 layer.fill(0.0);
-                stamper.stamp_all(&grid, layer, units);
+                stamper.stamp_all(&grid, layer, units).expect("units stand on walkable cells");
             }
             maps.update(&layers[0], &[&layers[1]]);
             p.values_mut().values_mut().copy_from_slice(layers[0].values());

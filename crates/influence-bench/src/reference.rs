@@ -265,7 +265,7 @@ mod tests {
             .collect();
         let (mut naive, mut fast) = (Layer::for_space(&grid), Layer::for_space(&grid));
         stamp(&grid, &mut naive, &sources);
-        Stamper::new().stamp_all(&grid, &mut fast, &sources);
+        Stamper::new().stamp_all(&grid, &mut fast, &sources).unwrap();
         for (a, b) in naive.values().iter().zip(fast.values()) {
             assert!((a - b).abs() < 1e-5, "{a} vs {b}");
         }

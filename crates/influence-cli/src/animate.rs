@@ -6,16 +6,18 @@
 
 use std::path::{Path, PathBuf};
 
-use influence::render::Scale;
+use influence::render::{figure, Scale};
 use influence::Layer;
 
+use influence_scenario::layers::{Compound, LayerName};
 use influence_scenario::propagation::Kind;
 use influence_scenario::scenario::Scenario;
 
 use crate::error::CliError;
 use crate::frames::Frames;
 use crate::gif_writer::GifWriter;
-use crate::{output, progress};
+use crate::output::Look;
+use crate::{gif_writer, output, progress};
 
 /// What to write, from the command line.
 #[derive(Debug)]
@@ -32,6 +34,8 @@ pub struct Options {
     pub png: bool,
     /// GIF frames per second.
     pub fps: u16,
+    /// Figures (title, step counter, colour bar, legend) or bare heatmaps.
+    pub look: Look,
 }
 
 /// What was written.
@@ -69,11 +73,15 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
     let (gif, png) = (opts.gif || !opts.png, opts.png);
     std::fs::create_dir_all(dir).map_err(|e| CliError::output(dir, &e))?;
 
+    // A figure of the front line shows it over the faded influence map, on that map's scale.
+    let faint = opts.look == Look::Figure && layer == LayerName::Frontline;
+    let scaled = if faint { LayerName::Analysis(Compound::Influence) } else { layer };
+
     // Pass 1: the range of the layer over every frame.
     let bar = progress::bar(None, "computing the colour scale", "frames");
     let (mut lo, mut hi, mut count) = (f32::INFINITY, f32::NEG_INFINITY, 0);
-    while let Some(view) = frames.next_view()? {
-        for &v in view.layer(layer).values().iter().filter(|v| v.is_finite()) {
+    while let Some((_, view)) = frames.next_view()? {
+        for &v in view.layer(scaled).values().iter().filter(|v| v.is_finite()) {
             (lo, hi) = (lo.min(v), hi.max(v));
         }
         count += 1;
@@ -94,9 +102,16 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
     let mut writer: Option<GifWriter> = None;
     let mut files = Vec::new();
     let mut i = 0;
-    while let Some(view) = frames.next_view()? {
+    while let Some((step, view)) = frames.next_view()? {
         let png_path = dir.join(format!("frame-{i:04}.png"));
-        let image = output::picture(&view, layer, Some(scale), if png { &png_path } else { &gif_path })?;
+        let path = if png { &png_path } else { &gif_path };
+        let image = match opts.look {
+            Look::Plain => output::picture(&view, layer, Some(scale), path)?,
+            Look::Figure => {
+                let counter = format!("step {step} / {last_step}");
+                output::figure(&view, (&name, layer), Some(scale), Some(counter), path)?
+            }
+        };
         if png {
             output::write_png(&image, &png_path)?;
             files.push(png_path);
@@ -104,13 +119,24 @@ pub fn animate(scenario: &Scenario, dir: &Path, opts: &Options) -> Result<Animat
         if gif {
             let w = match &mut writer {
                 Some(w) => w,
-                None => writer.insert(GifWriter::create(
-                    &gif_path,
-                    (image.width(), image.height()),
-                    scale,
-                    &output::MARKER_COLORS,
-                    100 / opts.fps,
-                )?),
+                None => {
+                    let palette = match opts.look {
+                        Look::Plain => gif_writer::plain_palette(scale, &output::MARKER_COLORS),
+                        Look::Figure => {
+                            let fade = |c| if faint { figure::faded(c) } else { c };
+                            let mut colors = output::figure_colors(&view);
+                            let levels = gif_writer::levels(scale, 256 - colors.len(), fade);
+                            colors.splice(0..0, levels);
+                            colors
+                        }
+                    };
+                    writer.insert(GifWriter::create(
+                        &gif_path,
+                        (image.width(), image.height()),
+                        palette,
+                        100 / opts.fps,
+                    )?)
+                }
             };
             w.frame(&image)?;
         }

@@ -66,11 +66,11 @@ impl Frames {
         self.step
     }
 
-    /// The next frame's state, or `None` when the frames are done.
+    /// The next frame's step and state, or `None` when the frames are done.
     ///
     /// # Errors
     /// [`CliError::Input`] as rendering the scenario would.
-    pub fn next_view(&mut self) -> Result<Option<View<'_>>, CliError> {
+    pub fn next_view(&mut self) -> Result<Option<(usize, View<'_>)>, CliError> {
         let at_end = self.end.is_some_and(|end| self.step >= end);
         if self.given == self.limit || self.ended || (self.given > 0 && at_end) {
             return Ok(None);
@@ -97,6 +97,6 @@ impl Frames {
         } else {
             self.step = target;
         }
-        Ok(Some(view))
+        Ok(Some((self.step, view)))
     }
 }

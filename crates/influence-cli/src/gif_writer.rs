@@ -1,6 +1,7 @@
 //! Animated GIFs of rendered frames. A GIF holds at most 256 colours, so the palette is built
-//! from the render colour maps themselves — [`PALETTE_LEVELS`] evenly spaced levels of the
-//! frames' one fixed scale, plus walls, the front line, NaN and the marker colours — and each
+//! from the render colour maps themselves — evenly spaced levels of the frames' one fixed
+//! scale, plus walls, the front line, NaN, the marker colours and, for figures, the frame's
+//! and the text's — and each
 //! pixel the renderer drew is matched to its nearest palette entry (exact for every colour
 //! but the map's in-between shades, which move by less than one level).
 
@@ -22,18 +23,31 @@ struct Palette {
     nearest: HashMap<[u8; 3], u8>,
 }
 
+/// `n` evenly spaced levels of `scale`'s colour map, each passed through `look` (the
+/// identity for plain pictures, washing out for a faint figure).
+pub fn levels(scale: Scale, n: usize, look: impl Fn([u8; 3]) -> [u8; 3]) -> Vec<[u8; 3]> {
+    let last = (n - 1) as f32;
+    let level = |i: usize| match scale {
+        Scale::Diverging { .. } => Scale::Diverging { max_abs: 1.0 }.color(2.0 * i as f32 / last - 1.0),
+        Scale::Sequential { .. } => Scale::Sequential { min: 0.0, max: 1.0 }.color(i as f32 / last),
+    };
+    (0..n).map(|i| look(level(i))).collect()
+}
+
+/// The palette of plain pictures on `scale`: [`PALETTE_LEVELS`] levels, walls, the black
+/// front line, NaN, then `markers` (at most 13 colours).
+pub fn plain_palette(scale: Scale, markers: &[[u8; 3]]) -> Vec<[u8; 3]> {
+    let mut colors = levels(scale, PALETTE_LEVELS, |c| c);
+    colors.extend(
+        [OBSTACLE_COLOR, FRONTLINE_COLOR, NAN_COLOR].iter().chain(markers).take(256 - PALETTE_LEVELS),
+    );
+    colors
+}
+
 impl Palette {
-    /// The levels of `scale`'s colour map, then `fixed` (at most 16 colours).
-    fn new(scale: Scale, fixed: &[[u8; 3]]) -> Self {
-        let last = (PALETTE_LEVELS - 1) as f32;
-        let level = |i: usize| match scale {
-            Scale::Diverging { .. } => Scale::Diverging { max_abs: 1.0 }.color(2.0 * i as f32 / last - 1.0),
-            Scale::Sequential { .. } => Scale::Sequential { min: 0.0, max: 1.0 }.color(i as f32 / last),
-        };
-        let mut colors: Vec<[u8; 3]> = (0..PALETTE_LEVELS).map(level).collect();
-        colors.extend(
-            [OBSTACLE_COLOR, FRONTLINE_COLOR, NAN_COLOR].iter().chain(fixed).take(256 - PALETTE_LEVELS),
-        );
+    /// The palette `colors` (at most 256; the rest is dropped).
+    fn new(mut colors: Vec<[u8; 3]>) -> Self {
+        colors.truncate(256);
         Self { colors, nearest: HashMap::new() }
     }
 
@@ -65,8 +79,8 @@ pub struct GifWriter {
 }
 
 impl GifWriter {
-    /// Starts a looping GIF of `width × height` frames coloured on `scale` (plus the `fixed`
-    /// marker colours), shown `delay` hundredths of a second each.
+    /// Starts a looping GIF of `width × height` frames drawn in the colours of `palette` (at
+    /// most 256: e.g. [`plain_palette`]), shown `delay` hundredths of a second each.
     ///
     /// # Errors
     /// [`CliError::Usage`] for frames larger than GIF allows (65,535 pixels a side);
@@ -74,8 +88,7 @@ impl GifWriter {
     pub fn create(
         path: &Path,
         (width, height): (u32, u32),
-        scale: Scale,
-        fixed: &[[u8; 3]],
+        palette: Vec<[u8; 3]>,
         delay: u16,
     ) -> Result<Self, CliError> {
         let side = |v: u32| {
@@ -87,7 +100,7 @@ impl GifWriter {
             })
         };
         let size = (side(width)?, side(height)?);
-        let palette = Palette::new(scale, fixed);
+        let palette = Palette::new(palette);
         let fail = |e: &dyn std::fmt::Display| CliError::Output {
             path: path.display().to_string(),
             message: e.to_string(),
@@ -152,7 +165,7 @@ mod tests {
     #[test]
     fn map_colours_find_their_level_and_fixed_colours_are_exact() {
         let viridis = Scale::Sequential { min: 0.0, max: 1.0 };
-        let mut p = Palette::new(viridis, &[[255, 170, 0]]);
+        let mut p = Palette::new(plain_palette(viridis, &[[255, 170, 0]]));
         assert_eq!(p.colors.len(), PALETTE_LEVELS + 4);
         assert_eq!(p.index(viridis.color(0.0)), 0);
         assert_eq!(usize::from(p.index(viridis.color(1.0))), PALETTE_LEVELS - 1);

@@ -15,7 +15,6 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod animate;
-mod demo;
 mod error;
 mod frames;
 mod gif_writer;
@@ -32,6 +31,9 @@ use influence_scenario::scenario;
 #[derive(Debug, Parser)]
 #[command(name = "influence", version, about)]
 struct Cli {
+    /// No progress bars (they are drawn only on a terminal, for work over a second).
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -45,6 +47,10 @@ enum Command {
         /// The folder to write into (created if missing).
         #[arg(long, short)]
         out: PathBuf,
+        /// Bare heatmaps, for scripts: no title, colour bar or legend; markers in two colours
+        /// (the perspective team's and the others'), the front line black.
+        #[arg(long)]
+        plain: bool,
     },
     /// Animate a scenario's propagation table: an animated GIF and/or numbered PNG frames.
     ///
@@ -76,6 +82,10 @@ enum Command {
         /// GIF frames per second (1 to 100).
         #[arg(long, default_value_t = 10)]
         fps: u16,
+        /// Bare frames, for scripts: no title, step counter, colour bar or legend, as
+        /// `render --plain` draws them.
+        #[arg(long)]
+        plain: bool,
     },
     /// Measure each kernel in ns per cell beside a naive reference and a plain copy.
     ///
@@ -130,11 +140,16 @@ enum Command {
         /// The folder to write into (created if missing).
         #[arg(long, short, default_value = "out/demo")]
         out: PathBuf,
+        /// Bare heatmaps, as `render --plain` draws them.
+        #[arg(long)]
+        plain: bool,
     },
 }
 
 fn main() -> ExitCode {
-    match execute(Cli::parse().command) {
+    let cli = Cli::parse();
+    progress::set_quiet(cli.quiet);
+    match execute(cli.command) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -152,7 +167,8 @@ fn say(text: &str) {
 }
 
 fn execute(command: Command) -> Result<(), CliError> {
-    let (scenario, out) = match command {
+    let look = |plain: bool| if plain { output::Look::Plain } else { output::Look::Figure };
+    let (scenario, out, look) = match command {
         Command::Serve { scenario, port, host } => {
             use influence_sandbox::{serve, SandboxError, ServeConfig};
             return serve(ServeConfig { host, port, scenario }).map_err(|e| match e {
@@ -162,8 +178,8 @@ fn execute(command: Command) -> Result<(), CliError> {
                 other => CliError::Usage(other.to_string()), // e.g. the port is taken
             });
         }
-        Command::Render { scenario, out } => (scenario::load(&scenario)?, out),
-        Command::Demo { out } => (demo::scenario()?, out),
+        Command::Render { scenario, out, plain } => (scenario::load(&scenario)?, out, look(plain)),
+        Command::Demo { out, plain } => (influence_scenario::demo::scenario()?, out, look(plain)),
         Command::Bench { sizes, kernels, seconds, quick, field, json } => {
             if field {
                 return field_benchmark(quick, seconds.unwrap_or(if quick { 0.05 } else { 0.3 }), json);
@@ -173,9 +189,9 @@ fn execute(command: Command) -> Result<(), CliError> {
             let seconds = seconds.unwrap_or(if quick { 0.05 } else { 0.3 });
             return benchmark(&sizes, &kernels, seconds, json);
         }
-        Command::Animate { scenario, out, frames, every, layer, gif, png, fps } => {
+        Command::Animate { scenario, out, frames, every, layer, gif, png, fps, plain } => {
             let scenario = scenario::load(&scenario)?;
-            let options = animate::Options { frames, every, layer, gif, png, fps };
+            let options = animate::Options { frames, every, layer, gif, png, fps, look: look(plain) };
             let animation = animate::animate(&scenario, &out, &options)?;
             say(&format!("{}\n", animate::describe(&animation, &out)));
             return Ok(());
@@ -190,7 +206,7 @@ fn execute(command: Command) -> Result<(), CliError> {
     bar.finish_and_clear();
     let view = run.view();
     let summary = view.summary();
-    let written = output::write(&view, &summary, &out)?;
+    let written = output::write(&view, &summary, &out, look)?;
     say(&format!("{summary}wrote {} to {}\n", animate::count(written.len(), "file"), out.display()));
     Ok(())
 }

@@ -32,7 +32,7 @@ fn gif_frames(path: &Path) -> ((u16, u16), Vec<Vec<u8>>) {
 fn diffusion_animates_as_a_gif_every_k_steps() {
     let out = tempfile::tempdir().unwrap();
     // spread.toml diffuses for 40 steps: frames at steps 0, 5, ..., 40.
-    let stdout = animate("examples/scenarios/spread.toml", out.path(), &["--every", "5"]);
+    let stdout = animate("examples/scenarios/spread.toml", out.path(), &["--every", "5", "--plain"]);
     assert!(stdout.contains("animated influence: 9 frames up to step 40"), "{stdout}");
     let ((w, h), frames) = gif_frames(&out.path().join("influence.gif"));
     assert_eq!((w, h), (32 * 8, 16 * 8), "the scenario's automatic upscale");

@@ -1,5 +1,5 @@
 //! `influence demo`: the built-in scenario renders, says what it found, and is exactly the
-//! scenario file `src/demo.toml` rendered with `influence render`.
+//! scenario file `crates/influence-scenario/src/demo.toml` rendered with `influence render`.
 
 mod common;
 
@@ -30,7 +30,7 @@ fn demo_writes_its_files_and_a_readable_summary() {
 
     // The same scenario from its file on disk: same arrays, same findings.
     let again = out.path().join("again");
-    let file = repo("crates/influence-cli/src/demo.toml");
+    let file = repo("crates/influence-scenario/src/demo.toml");
     influence_ok(&["render", file.to_str().unwrap(), "--out", again.to_str().unwrap()]);
     for layer in LAYERS {
         assert_eq!(
@@ -51,4 +51,15 @@ fn demo_writes_to_out_demo_by_default() {
         Command::new(env!("CARGO_BIN_EXE_influence")).arg("demo").current_dir(cwd.path()).output().unwrap();
     assert!(status.status.success());
     assert!(cwd.path().join("out/demo/summary.json").is_file());
+}
+
+#[test]
+fn quiet_is_taken_before_or_after_the_subcommand_and_prints_no_bar() {
+    for args in [["--quiet", "demo", "--out"], ["demo", "-q", "--out"]] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = common::influence(&[args[0], args[1], args[2], dir.path().to_str().unwrap()]);
+        assert!(out.status.success(), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{args:?}");
+        assert!(dir.path().join("summary.json").exists());
+    }
 }

@@ -60,7 +60,7 @@ fn syntax_and_unknown_keys() {
             &format!("colour = \"red\"\n{BASE}"),
             1,
             "colour",
-            "unknown key `colour`; this table takes `map`, `perspective`, `source`",
+            "unknown key `colour`; this table takes `map`, `perspective`, `on_blocked`, `source`",
         ),
         (&edit("width = 8", "widht = 8"), 2, "map.widht", "unknown key `widht`; did you mean `width`?"),
         (&edit("strength = 5", "strenght = 5"), 8, "source[0].strenght", "did you mean `strength`?"),
@@ -239,7 +239,7 @@ fn a_source_off_the_map_is_a_note_not_an_error() {
     let (code, stderr) = render_in(dir.path(), &edit("at = [1, 1]", "at = [-3, 1]"));
     assert_eq!(code, Some(0), "{stderr}");
     let notes = summary(&dir.path().join("out"))["notes"].clone();
-    assert!(notes[0].as_str().unwrap().contains("source[0] at [-3.0, 1.0] is outside the map"), "{notes}");
+    assert!(notes[0].as_str().unwrap().contains("source[0] at [-3, 1] is outside the map"), "{notes}");
 }
 
 #[test]
@@ -557,4 +557,40 @@ fn map_files_must_be_regular_files() {
             "{stderr}"
         );
     }
+}
+
+#[test]
+fn overflowing_sums_are_an_error_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = format!(
+        "{}\n[[source]]\nteam = \"red\"\nat = [2, 1]\nstrength = 3e38\nfalloff = \"linear\"\nradius = 4\n",
+        edit("strength = 5", "strength = 3e38")
+    );
+    let (code, stderr) = render_in(dir.path(), &two);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "scenario.toml: source: layer \"red\" is inf at cell (0, 0): the sources' values overflow 32-bit \
+             floats; use smaller strengths (the strongest: source[0], 3e38)"
+        ),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("out").exists(), "nothing is written");
+}
+
+#[test]
+fn summaries_never_hold_null() {
+    // An unreachable route and a steady state: the fields that have no number are left out.
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "{}\n[propagation]\nkind = \"steady\"\ndecay = 0.1\n\n[[path]]\nfrom = [0, 0]\nto = [7, 3]\nlayer = \"red\"\n",
+        edit("height = 4", "height = 4\nrows = [\"....@...\", \"....@...\", \"....@...\", \"....@...\"]")
+    );
+    let (code, stderr) = render_in(dir.path(), &text);
+    assert_eq!(code, Some(0), "{stderr}");
+    let json = std::fs::read_to_string(dir.path().join("out/summary.json")).unwrap();
+    assert!(!json.contains("null"), "{json}");
+    let s = summary(&dir.path().join("out"));
+    assert_eq!(s["paths"][0]["reachable"], false);
+    assert!(s["paths"][0].get("length").is_none());
 }

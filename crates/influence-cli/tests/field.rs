@@ -83,7 +83,7 @@ fn field_layers_add_to_stamped_ones_and_3d_fields_sample_at_z() {
     let grid = grid();
     let mut stamped = Layer::for_space(&grid);
     let tank = Source::new(Vec2::new(4.0, 4.0), 2.0, Falloff::Linear, 6.0).unwrap();
-    Stamper::new().stamp(&grid, &mut stamped, &tank);
+    Stamper::new().stamp(&grid, &mut stamped, &tank).unwrap();
     let field = Field::new(vec![PointSource::new(
         Vec3::new(8.0, 6.0, 4.0),
         5.0,

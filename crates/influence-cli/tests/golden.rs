@@ -1,7 +1,7 @@
 //! Before/after check: the bytes `influence render` and `influence animate` write for every
 //! example scenario, the demo and the fixtures in `tests/golden/` (real maps, every
-//! propagation kind, grid-free fields) against the SHA-256 sums recorded in
-//! `tests/golden/outputs.sha256`. A restructuring must keep them; a deliberate change of the
+//! propagation kind, grid-free fields), as figures and as bare pictures (`--plain`), against
+//! the SHA-256 sums recorded in `tests/golden/outputs.sha256`. A restructuring must keep them; a deliberate change of the
 //! outputs re-records them with `INFLUENCE_BLESS=1 cargo test -p influence-cli --test golden`
 //! and says why in its commit.
 
@@ -60,20 +60,27 @@ fn outputs_are_the_recorded_bytes() {
     let tmp = tempfile::tempdir().unwrap();
     let mut got = BTreeMap::new();
     let out = |what: &str| tmp.path().join(what.replace('/', "_"));
-    for scenario in scenarios() {
-        let dir = out(&format!("render-{scenario}"));
-        run(&["render", &scenario, "--out", dir.to_str().unwrap()]);
-        sums(&format!("render {scenario}"), &dir, &mut got);
-        let text = std::fs::read_to_string(common::repo(&scenario)).unwrap();
-        if text.contains("\n[propagation]") {
-            let dir = out(&format!("animate-{scenario}"));
-            run(&["animate", &scenario, "--out", dir.to_str().unwrap(), "--gif", "--png", "--every", "3"]);
-            sums(&format!("animate {scenario}"), &dir, &mut got);
+    // The bare pictures (`--plain`) keep the names they had before figures, so their sums
+    // show they are the bytes of old; figures are the entries named `figure ...`.
+    for (look, flag) in [("", "--plain"), ("figure ", "")] {
+        let flags: &[&str] = if flag.is_empty() { &[] } else { &[flag] };
+        for scenario in scenarios() {
+            let dir = out(&format!("{look}render-{scenario}"));
+            run(&[&["render", &scenario, "--out", dir.to_str().unwrap()], flags].concat());
+            sums(&format!("{look}render {scenario}"), &dir, &mut got);
+            let text = std::fs::read_to_string(common::repo(&scenario)).unwrap();
+            if text.contains("\n[propagation]") {
+                let dir = out(&format!("{look}animate-{scenario}"));
+                let args =
+                    ["animate", &scenario, "--out", dir.to_str().unwrap(), "--gif", "--png", "--every", "3"];
+                run(&[&args[..], flags].concat());
+                sums(&format!("{look}animate {scenario}"), &dir, &mut got);
+            }
         }
+        let dir = out(&format!("{look}demo"));
+        run(&[&["demo", "--out", dir.to_str().unwrap()], flags].concat());
+        sums(&format!("{look}demo"), &dir, &mut got);
     }
-    let dir = out("demo");
-    run(&["demo", "--out", dir.to_str().unwrap()]);
-    sums("demo", &dir, &mut got);
 
     let text: String = got.iter().map(|(name, sum)| format!("{name} {sum}\n")).collect();
     let record = common::repo(RECORD);

@@ -38,8 +38,12 @@ fn routes_trade_length_for_safety_and_unreachable_goals_are_reported() {
     let mut stamper = Stamper::new();
     let (mut player, mut enemy) = (Layer::for_space(&grid), Layer::for_space(&grid));
     let at = |x, y| influence::glam::Vec2::new(x, y);
-    stamper.stamp(&grid, &mut player, &Source::new(at(3.0, 17.0), 2.0, Falloff::Linear, 8.0).unwrap());
-    stamper.stamp(&grid, &mut enemy, &Source::new(at(30.0, 3.0), 8.0, Falloff::Linear, 16.0).unwrap());
+    stamper
+        .stamp(&grid, &mut player, &Source::new(at(3.0, 17.0), 2.0, Falloff::Linear, 8.0).unwrap())
+        .unwrap();
+    stamper
+        .stamp(&grid, &mut enemy, &Source::new(at(30.0, 3.0), 8.0, Falloff::Linear, 16.0).unwrap())
+        .unwrap();
     let maps = Analysis::from_teams(&player, &[&enemy]);
     let cost = Cost::avoiding(&maps.theirs, 2.0).unwrap();
     let (from, to) = (grid.index(Cell::new(1, 4)).unwrap(), grid.index(Cell::new(28, 4)).unwrap());

@@ -70,7 +70,7 @@ fn diffusion_equals_the_propagator_stepped_directly() {
     let d = Diffusion::new(0.3, 0.7).unwrap();
     for (name, team) in ["red", "blue"].iter().zip(sources(&grid)) {
         let mut seeds = Vec::new();
-        seeds_from_sources(&grid, &mut Stamper::new(), &team, &mut seeds);
+        seeds_from_sources(&grid, &mut Stamper::new(), &team, &mut seeds).unwrap();
         let mut p = Propagator::new(&walk, d);
         for _ in 0..9 {
             p.write_seeds(&walk, &seeds).unwrap();
@@ -97,7 +97,7 @@ fn steady_state_equals_the_solver_and_long_diffusion() {
     let d = Diffusion::new(0.25, 1.0).unwrap();
     for (name, team) in ["red", "blue"].iter().zip(sources(&grid)) {
         let mut seeds = Vec::new();
-        seeds_from_sources(&grid, &mut Stamper::new(), &team, &mut seeds);
+        seeds_from_sources(&grid, &mut Stamper::new(), &team, &mut seeds).unwrap();
         let mut expected = Layer::for_space(&grid);
         SteadyState::default().solve(&grid, &d, &seeds, &mut expected).unwrap();
         assert_eq!(layer(dir.path(), name), expected.values(), "{name}");
@@ -125,7 +125,7 @@ fn flood_writes_heat_and_reports_its_guess() {
     let [mut red, _] = sources(&grid);
     red[0] = red[0].clone().with_mode(Mode::Add);
     let mut expected = Layer::for_space(&grid);
-    Stamper::new().stamp_all(&grid, &mut expected, &red);
+    Stamper::new().stamp_all(&grid, &mut expected, &red).unwrap();
     assert_eq!(layer(dir.path(), "red"), expected.values());
 
     let s = summary(&dir.path().join("out"));

@@ -48,7 +48,7 @@ fn london_example_equals_the_library() {
             .with_metric(Metric::Path),
     ];
     let mut expected = Layer::for_space(&grid);
-    Stamper::new().stamp_all(&grid, &mut expected, &north);
+    Stamper::new().stamp_all(&grid, &mut expected, &north).unwrap();
     let (shape, values) = read_npy(&out.path().join("north.npy"));
     assert_eq!(shape, (512, 512));
     assert_eq!(values, expected.values());

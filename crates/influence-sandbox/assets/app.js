@@ -6,7 +6,8 @@
 
 const $ = (id) => document.getElementById(id);
 const PRESET_TEAMS = ["red", "blue", "green", "gold", "purple", "grey"];
-const MINE = "rgb(255,170,0)", THEIRS = "rgb(0,230,255)";
+/** Height of the title line above the map (its layer and step). */
+const HEAD = 30;
 const MAX_RATE = 61; // the rate slider's last stop: one step per frame
 const params = new URLSearchParams(location.search);
 
@@ -127,7 +128,8 @@ function paint(f) {
     else if (f.drawFront && fl & 2) c = front;
     else if (v !== v) c = nan;
     else k = lutIndex(f, v, top) * 3;
-    if (k >= 0) { px[o] = lut[k]; px[o + 1] = lut[k + 1]; px[o + 2] = lut[k + 2]; }
+    if (k >= 0 && f.faint) { px[o] = fade(lut[k]); px[o + 1] = fade(lut[k + 1]); px[o + 2] = fade(lut[k + 2]); }
+    else if (k >= 0) { px[o] = lut[k]; px[o + 1] = lut[k + 1]; px[o + 2] = lut[k + 2]; }
     else { px[o] = c[0]; px[o + 1] = c[1]; px[o + 2] = c[2]; }
     px[o + 3] = 255;
   }
@@ -135,26 +137,80 @@ function paint(f) {
   drawLegend(f);
 }
 
+/** A colour channel washed out towards white, as figures fade the map under a front line. */
+const fade = (v) => 255 - Math.floor((255 - v) * 3 / 10);
+
 function drawLegend(f) {
   const c = $("legend"), ctx = c.getContext("2d"), lut = f.kind === 0 ? state.lut.div : state.lut.seq;
-  const img = ctx.createImageData(c.width, 1), top = state.lut.size - 1;
+  const img = ctx.createImageData(c.width, 1), top = state.lut.size - 1, look = f.faint ? fade : (v) => v;
   for (let x = 0; x < c.width; x++) {
     const k = Math.round(x / (c.width - 1) * top) * 3;
-    img.data.set([lut[k], lut[k + 1], lut[k + 2], 255], x * 4);
+    img.data.set([look(lut[k]), look(lut[k + 1]), look(lut[k + 2]), 255], x * 4);
   }
   for (let y = 0; y < c.height; y++) ctx.putImageData(img, 0, y);
   const fmt = (v) => (Math.abs(v) >= 1000 || (v !== 0 && Math.abs(v) < 0.01) ? v.toExponential(1) : +v.toFixed(2)).toString();
   $("legend-lo").textContent = fmt(f.lo);
   $("legend-mid").textContent = f.kind === 0 ? "0" : fmt((f.lo + f.hi) / 2);
   $("legend-hi").textContent = fmt(f.hi);
+  showFigure();
 }
+
+/** A team's colour ("#rrggbb", from the scene) and marker shape (by its place in the teams). */
+function teamStyle(team) {
+  const s = state.scene, shapes = state.lut.shapes, i = Math.max(0, s.teams.indexOf(team));
+  return { color: s.team_colors[i] || "#888888", shape: shapes[i % shapes.length] };
+}
+
+/** What explains the picture, as figures show it: the title and step above the map, the
+ * colour bar's unit and which side is whose, and the legend of teams, front line and marks. */
+function showFigure() {
+  const s = state.scene, f = state.frame;
+  if (!s || !f) return;
+  const kind = s.propagation ? s.propagation.kind : "none";
+  $("figure-title").textContent = `${s.map.name}: ${f.layer}`;
+  $("figure-step").textContent = kind === "diffuse" || kind === "flood"
+    ? `step ${f.done}` + (f.done < f.target ? ` / ${f.target}` : "") : "";
+  const influence = f.layer === "influence" || f.layer === "frontline";
+  $("legend-name").textContent = (f.layer === "heat" ? "heat" : "influence") + (f.faint ? " (faded)" : "");
+  const others = s.teams.filter((t) => t !== s.perspective);
+  const ends = influence && s.perspective && others.length > 0;
+  $("legend-low-end").textContent = ends ? `< ${others.join(", ")} ahead` : "";
+  $("legend-high-end").textContent = ends ? `${s.perspective} ahead >` : "";
+  const entries = s.teams.map((t) => ({ name: t, ...teamStyle(t) }));
+  if (f.drawFront) entries.push({ name: "front line", mark: "front" });
+  if (f.lastSeen !== 0xffffffff) entries.push({ name: "last seen", mark: "seen" });
+  if (f.predicted !== 0xffffffff) entries.push({ name: "predicted", mark: "predicted" });
+  const key = JSON.stringify(entries);
+  if ($("team-legend").dataset.key === key) return;
+  $("team-legend").dataset.key = key;
+  $("team-legend").replaceChildren(...entries.map((e) => {
+    const li = document.createElement("li"), c = document.createElement("canvas"), name = document.createElement("span");
+    c.width = c.height = 32;
+    const ctx = c.getContext("2d");
+    ctx.scale(2, 2);
+    if (e.mark === "front") { ctx.fillStyle = rgb(state.lut.frontline); ctx.fillRect(0, 6, 16, 4); }
+    else if (e.mark === "seen") lastSeenMark(ctx, 8, 8, 5);
+    else if (e.mark === "predicted") predictedMark(ctx, 8, 8, 4);
+    else marker(ctx, e.shape, 8, 8, 6, e.color, "#000", 1.5);
+    name.textContent = e.name;
+    if (e.color) { name.style.color = e.color; li.dataset.team = e.name; }
+    li.append(c, name);
+    return li;
+  }));
+}
+
+const rgb = (c) => `rgb(${c[0]},${c[1]},${c[2]})`;
 
 async function fetchFrame(advance) {
   state.inflight = true;
   state.dirty = false;
   state.lastFetch = performance.now();
   try {
-    const f = decode(await api("POST", "frame", { layer: state.layer, advance }));
+    // The front-line layer is drawn as figures draw it: the influence map faded, with the
+    // front line in its own colour over it (the frame of `influence` carries both).
+    const shown = state.layer, faint = shown === "frontline";
+    const f = decode(await api("POST", "frame", { layer: faint ? "influence" : shown, advance }));
+    Object.assign(f, { layer: shown, faint });
     state.frame = f;
     paint(f);
     drawOverlay();
@@ -363,6 +419,7 @@ function showSteps() {
   const kind = state.scene.propagation ? state.scene.propagation.kind : "none";
   $("steps").textContent = kind === "diffuse" || kind === "flood"
     ? `step ${f.target}` + (f.done < f.target ? ` (replaying ${f.done}/${f.target})` : "") : "";
+  showFigure();
   $("play").textContent = state.playing ? "Pause" : "Play";
   $("play").setAttribute("aria-pressed", String(state.playing));
 }
@@ -422,10 +479,10 @@ function setPropagation(spec) {
 function layout() {
   const stage = $("stage"), map = $("map"), ov = $("overlay");
   if (!state.image) return;
-  const { width: w, height: h } = state.image, pad = 16;
-  const s = Math.max(0.1, Math.min((stage.clientWidth - 2 * pad) / w, (stage.clientHeight - 2 * pad) / h));
+  const { width: w, height: h } = state.image, pad = 16, room = stage.clientHeight - HEAD;
+  const s = Math.max(0.1, Math.min((stage.clientWidth - 2 * pad) / w, (room - 2 * pad) / h));
   const cw = Math.round(w * s), ch = Math.round(h * s);
-  const left = Math.round((stage.clientWidth - cw) / 2), top = Math.round((stage.clientHeight - ch) / 2);
+  const left = Math.round((stage.clientWidth - cw) / 2), top = HEAD + Math.round((room - ch) / 2);
   for (const c of [map, ov]) Object.assign(c.style, { width: cw + "px", height: ch + "px", left: left + "px", top: top + "px" });
   const dpr = window.devicePixelRatio || 1;
   ov.width = Math.round(cw * dpr);
@@ -440,11 +497,39 @@ function toScreen(p) {
   return [(p[0] - o[0]) / cs * state.scale, (p[1] - o[1]) / cs * state.scale];
 }
 
-function diamond(ctx, x, y, r, fill, outline, width) {
+/** A team's marker: its shape (the figures' shapes, in their proportions) filled with its colour. */
+function marker(ctx, shape, x, y, r, fill, outline, width) {
+  const poly = (pts) => { ctx.moveTo(x + pts[0][0] * r, y + pts[0][1] * r); for (const [px, py] of pts.slice(1)) ctx.lineTo(x + px * r, y + py * r); ctx.closePath(); };
+  const a = 1 / 2.6;
   ctx.beginPath();
-  ctx.moveTo(x, y - r); ctx.lineTo(x + r, y); ctx.lineTo(x, y + r); ctx.lineTo(x - r, y); ctx.closePath();
+  if (shape === "circle") ctx.arc(x, y, r, 0, 2 * Math.PI);
+  else if (shape === "square") poly([[-0.82, -0.82], [0.82, -0.82], [0.82, 0.82], [-0.82, 0.82]]);
+  else if (shape === "triangle") poly([[0, -1], [1.155, 0.75], [-1.155, 0.75]]);
+  else if (shape === "triangle-down") poly([[0, 1], [1.155, -0.75], [-1.155, -0.75]]);
+  else if (shape === "plus") poly([[-a, -1], [a, -1], [a, -a], [1, -a], [1, a], [a, a], [a, 1], [-a, 1], [-a, a], [-1, a], [-1, -a], [-a, -a]]);
+  else poly([[0, -1.1], [1.1, 0], [0, 1.1], [-1.1, 0]]);
   ctx.fillStyle = fill; ctx.fill();
   ctx.lineWidth = width; ctx.strokeStyle = outline; ctx.stroke();
+}
+
+/** The last-seen mark: a ring in its colour between two black ones. */
+function lastSeenMark(ctx, x, y, r) {
+  for (const [width, colour] of [[4.4, "#000"], [2, rgb(state.lut.last_seen)]]) {
+    ctx.lineWidth = width; ctx.strokeStyle = colour;
+    ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI); ctx.stroke();
+  }
+}
+
+/** The predicted mark: a ring with a cross-hair, in its colour, outlined black. */
+function predictedMark(ctx, x, y, r) {
+  for (const [width, colour] of [[4.4, "#000"], [2, rgb(state.lut.predicted)]]) {
+    ctx.lineWidth = width; ctx.strokeStyle = colour;
+    ctx.beginPath(); ctx.arc(x, y, r, 0, 2 * Math.PI);
+    for (const [dx, dy] of [[1, 0], [-1, 0], [0, 1], [0, -1]]) {
+      ctx.moveTo(x + dx * r / 2, y + dy * r / 2); ctx.lineTo(x + dx * (r + 4), y + dy * (r + 4));
+    }
+    ctx.stroke();
+  }
 }
 
 function drawOverlay() {
@@ -462,8 +547,8 @@ function drawOverlay() {
   const f = state.frame;
   if (f && f.lastSeen !== 0xffffffff) {
     const [x, y] = [(f.lastSeen % w + 0.5) * cellPx, (Math.floor(f.lastSeen / w) + 0.5) * cellPx];
+    lastSeenMark(ctx, x, y, 11); // wider than the predicted mark: both show on one cell
     ctx.strokeStyle = "#fff"; ctx.lineWidth = 2;
-    ctx.beginPath(); ctx.arc(x, y, 7, 0, 2 * Math.PI); ctx.stroke();
     const v = s.propagation && s.propagation.velocity;
     if (v && (v[0] || v[1])) {
       const n = Math.hypot(v[0], v[1]), [ex, ey] = [x + v[0] / n * 24, y + v[1] / n * 24];
@@ -477,11 +562,7 @@ function drawOverlay() {
   }
   if (f && f.predicted !== 0xffffffff) {
     const [x, y] = [(f.predicted % w + 0.5) * cellPx, (Math.floor(f.predicted / w) + 0.5) * cellPx];
-    ctx.lineWidth = 3; ctx.strokeStyle = "#000";
-    for (const width of [3, 1.5]) {
-      ctx.lineWidth = width; ctx.strokeStyle = width === 3 ? "#000" : "#fff";
-      ctx.beginPath(); ctx.moveTo(x - 10, y); ctx.lineTo(x + 10, y); ctx.moveTo(x, y - 10); ctx.lineTo(x, y + 10); ctx.stroke();
-    }
+    predictedMark(ctx, x, y, 7);
   }
   const centreOf = (c) => [(c % w + 0.5) * cellPx, (Math.floor(c / w) + 0.5) * cellPx];
   for (const route of f ? f.routes : []) {
@@ -508,7 +589,8 @@ function drawOverlay() {
       ctx.beginPath(); ctx.arc(x, y, src.radius / cellSize() * cellPx, 0, 2 * Math.PI); ctx.stroke();
       ctx.setLineDash([]);
     }
-    diamond(ctx, x, y, sel ? r + 2 : r, src.team === s.perspective ? MINE : THEIRS, sel ? "#fff" : "#000", sel ? 2.5 : 1.5);
+    const { color, shape } = teamStyle(src.team);
+    marker(ctx, shape, x, y, sel ? r + 2 : r, color, sel ? "#fff" : "#000", sel ? 2.5 : 1.5);
   }
 }
 
@@ -787,7 +869,10 @@ async function init() {
   setTool("select");
   const [lut, maps] = await Promise.all([api("GET", "colormap"), api("GET", "maps")]);
   const flat = (rows) => Uint8Array.from(rows.flat());
-  state.lut = { size: lut.size, div: flat(lut.diverging), seq: flat(lut.sequential), obstacle: lut.obstacle, frontline: lut.frontline, nan: lut.nan };
+  state.lut = {
+    size: lut.size, div: flat(lut.diverging), seq: flat(lut.sequential), obstacle: lut.obstacle, frontline: lut.frontline,
+    nan: lut.nan, last_seen: lut.last_seen, predicted: lut.predicted, shapes: lut.shapes,
+  };
   const opts = maps.map((m) => new Option(m.title, m.name));
   opts.push(new Option("Open 256×256", "blank-256"), new Option("Open 128×128", "blank-128"));
   $("map-select").replaceChildren(...opts);

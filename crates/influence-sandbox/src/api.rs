@@ -229,6 +229,9 @@ pub struct SceneView<'a> {
     pub sources: Vec<SourceView<'a>>,
     /// Teams in order of first appearance.
     pub teams: Vec<&'a str>,
+    /// Each team's colour, `"#rrggbb"`, in the order of `teams`: its sources' `color`, else
+    /// the palette's (the same as in pictures `influence render` draws).
+    pub team_colors: Vec<String>,
     /// The perspective team (`null` without sources).
     pub perspective: Option<&'a str>,
     /// The `[propagation]` table with its step count, or `null`.

@@ -68,7 +68,7 @@ fn numbers(table: &impl Serialize, at: &KeyPath) -> Result<(), SceneError> {
 ///
 /// # Errors
 /// [`SceneError`] naming the key at fault.
-pub fn source(spec: &SourceSpec, cell_size: f32, kind: Option<Kind>) -> Result<Source, SceneError> {
+pub fn source(spec: &SourceSpec, grid: &Grid, kind: Option<Kind>) -> Result<Source, SceneError> {
     if spec.team.chars().count() > limits::MAX_TEAM_NAME {
         return Err(SceneError::Limit(format!(
             "team names use 1 to 32 letters, digits, '_' and '-', got {:?}",
@@ -79,7 +79,7 @@ pub fn source(spec: &SourceSpec, cell_size: f32, kind: Option<Kind>) -> Result<S
         return Err(SceneError::Limit(format!("points: at most {} points", limits::MAX_BAND_POINTS)));
     }
     numbers(spec, &KeyPath::default())?;
-    Ok(spec.validate(&KeyPath::default(), cell_size, kind)?)
+    Ok(spec.place(&KeyPath::default(), grid, kind, None)?.0)
 }
 
 /// `width × height`, refused above [`limits::MAX_CELLS`] before anything is allocated.
@@ -165,7 +165,7 @@ mod tests {
 
     fn source(json: &str) -> Result<Source, String> {
         let spec = serde_json::from_str::<SourceSpec>(json).map_err(|e| e.to_string())?;
-        super::source(&spec, 1.0, None).map_err(|e| e.to_string())
+        super::source(&spec, &Grid::new(8, 8).unwrap(), None).map_err(|e| e.to_string())
     }
 
     #[test]

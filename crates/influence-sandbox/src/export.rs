@@ -14,6 +14,7 @@ use influence_scenario::doc::Doc;
 use influence_scenario::error::Problem;
 use influence_scenario::file::{OutputSpec, ScenarioFile};
 use influence_scenario::map::MapSpec;
+use influence_scenario::source::SourceSpec;
 
 use crate::caps;
 use crate::error::SceneError;
@@ -28,6 +29,7 @@ pub fn scenario(scene: &Scene) -> ScenarioFile {
     ScenarioFile {
         map: MapSpec::of(scene.grid()),
         perspective: scene.perspective().map(str::to_owned),
+        on_blocked: None,
         sources: scene.source_specs().cloned().collect(),
         output: OutputSpec { layers: Some(scene.layer_names()), upscale: None, markers: true },
         propagation: scene.propagation_spec(),
@@ -76,7 +78,13 @@ pub fn import(text: &str, map_file: MapResolver<'_>) -> Result<Scene, SceneError
         None => (None, "imported".to_owned()),
     };
     let grid = caps::map_grid(&file.map, map_text.as_deref())?;
-    Scene::from_parts(grid, label, file.sources, file.perspective, file.propagation, file.paths)
+    // The scene keeps each source's own table, so the file's `on_blocked` moves into them.
+    let sources = file
+        .sources
+        .into_iter()
+        .map(|s| SourceSpec { on_blocked: s.on_blocked.or(file.on_blocked), ..s })
+        .collect();
+    Scene::from_parts(grid, label, sources, file.perspective, file.propagation, file.paths)
 }
 
 /// Resolves `map.file` among the bundled maps only (what an upload may name).

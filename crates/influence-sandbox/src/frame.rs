@@ -23,6 +23,7 @@
 //! 48+5n   u32      number of routes, then per route: u32 cell count, u32 × count cells
 //! ```
 
+use influence::render::figure::{self, Shape};
 use influence::render::{self, Scale};
 use influence::{Grid, Layer, Space};
 use serde::Serialize;
@@ -102,10 +103,17 @@ pub struct Colormap {
     pub sequential: Vec<[u8; 3]>,
     /// Blocked cells.
     pub obstacle: [u8; 3],
-    /// Front-line cells.
+    /// Front-line cells: a colour nothing else on the page uses (the figures' front line).
     pub frontline: [u8; 3],
     /// NaN values.
     pub nan: [u8; 3],
+    /// The ring round a flood's last-seen cell.
+    pub last_seen: [u8; 3],
+    /// The cross-hair on a flood's predicted cell.
+    pub predicted: [u8; 3],
+    /// Marker shapes by team index (cycling): `circle`, `square`, `triangle`, `diamond`,
+    /// `triangle-down`, `plus`, as in pictures `influence render` draws.
+    pub shapes: Vec<&'static str>,
 }
 
 /// The renderers' diverging colour map over `[-1, 1]`.
@@ -121,8 +129,11 @@ pub fn colormap() -> Colormap {
         diverging: (0..LUT_SIZE).map(|i| DIVERGING.color(2.0 * at(i) - 1.0)).collect(),
         sequential: (0..LUT_SIZE).map(|i| SEQUENTIAL.color(at(i))).collect(),
         obstacle: render::OBSTACLE_COLOR,
-        frontline: render::FRONTLINE_COLOR,
+        frontline: figure::FRONT_COLOR,
         nan: render::NAN_COLOR,
+        last_seen: figure::LAST_SEEN_COLOR,
+        predicted: figure::PREDICTED_COLOR,
+        shapes: Shape::ALL.iter().map(|s| s.name()).collect(),
     }
 }
 

@@ -146,11 +146,13 @@ impl Drop for Handle {
     }
 }
 
-/// The starting scene: the scenario file, or the first bundled map.
+/// The starting scene: the scenario file, or the built-in demo (`influence demo`).
 fn initial_scene(path: Option<&Path>) -> Result<Scene, SandboxError> {
     let fail = |p: &Path, message: String| SandboxError::Scenario { path: p.to_owned(), message };
     let Some(path) = path else {
-        return Scene::bundled_default().map_err(|m| fail(Path::new("(bundled map)"), m));
+        let demo = influence_scenario::demo::SCENARIO;
+        return export::import(demo, &export::bundled_only)
+            .map_err(|e| fail(Path::new(influence_scenario::demo::NAME), e.to_string()));
     };
     let text = std::fs::read_to_string(path).map_err(|e| fail(path, e.to_string()))?;
     let dir = path.parent().unwrap_or(Path::new("")).to_path_buf();

@@ -13,6 +13,7 @@
 use std::borrow::Cow;
 
 use influence::{Cell, Grid, Layer, Source, Space};
+use influence_scenario::color;
 use influence_scenario::engine::Run;
 use influence_scenario::layers;
 use influence_scenario::propagation::{Kind, Method, PropagationSpec};
@@ -58,6 +59,7 @@ fn empty(grid: Grid) -> Scenario {
         grid,
         teams: Vec::new(),
         sources: Vec::new(),
+        colors: Vec::new(),
         perspective: 0,
         layers: Vec::new(),
         upscale: 1,
@@ -85,15 +87,6 @@ impl Scene {
             steps: 1,
             version: 1,
         }
-    }
-
-    /// The default scene: the first bundled map, empty.
-    ///
-    /// # Errors
-    /// Should the bundled map not parse (a test holds that it does).
-    pub fn bundled_default() -> Result<Self, String> {
-        let map = &crate::maps::BUNDLED[0];
-        Ok(Self::new(caps::movingai_grid(map.text).map_err(|e| e.to_string())?, map.name.to_owned()))
     }
 
     /// The map.
@@ -197,7 +190,8 @@ impl Scene {
         Ok(())
     }
 
-    /// Blocks or opens cells; a flood's last-seen cell and the routes' ends stay open.
+    /// Blocks or opens cells; the cells the engine keeps open (sources', routes' ends, a
+    /// flood's last-seen cell) stay open.
     ///
     /// # Errors
     /// [`SceneError`] for a cell off the map (nothing changes then).
@@ -206,17 +200,7 @@ impl Scene {
         if let Some([x, y]) = edit.cells.iter().find(|[x, y]| *x as usize >= w || *y as usize >= h) {
             return Err(SceneError::invalid(format!("cell ({x}, {y}) is outside the {w}×{h} map")));
         }
-        let s = self.run.scenario();
-        let mut keep: Vec<usize> = s.paths.iter().flat_map(|p| [p.from, p.to]).collect();
-        if let Some(Method::Flood { last_seen, .. }) = s.propagation.map(|p| p.method) {
-            keep.push(last_seen);
-        }
-        let cells: Vec<(usize, usize)> = edit
-            .cells
-            .iter()
-            .map(|&[x, y]| (x as usize, y as usize))
-            .filter(|&(x, y)| !keep.contains(&(y * w + x)))
-            .collect();
+        let cells: Vec<(usize, usize)> = edit.cells.iter().map(|&[x, y]| (x as usize, y as usize)).collect();
         // In range (checked above), so this cannot fail.
         if self.run.set_walls(&cells, edit.blocked).unwrap_or(false) {
             self.version += 1;
@@ -226,13 +210,27 @@ impl Scene {
 
     /// Validates a source against the scene (its team, the caps, the propagation's modes).
     fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, SceneError> {
-        let source = caps::source(spec, self.grid().cell_size(), self.kind())?;
+        let source = caps::source(spec, self.grid(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
         let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
         teams.sort_unstable();
         teams.dedup();
         if !teams.contains(&spec.team.as_str()) && teams.len() >= limits::MAX_TEAMS {
             return Err(SceneError::Limit(format!("at most {} teams", limits::MAX_TEAMS)));
+        }
+        // A team has one colour, as in a scenario file (the value itself was checked above).
+        if let Some(c) = spec.color.as_deref().and_then(color::parse) {
+            let mut same_team =
+                self.sources.iter().filter(|p| Some(p.id) != replacing && p.spec.team == spec.team);
+            if let Some(other) = same_team.find_map(|p| p.spec.color.as_deref().and_then(color::parse)) {
+                if other != c {
+                    return Err(SceneError::invalid(format!(
+                        "color: team {:?} already has colour \"{}\"; a team has one colour",
+                        spec.team,
+                        color::hex(other)
+                    )));
+                }
+            }
         }
         Ok(source)
     }
@@ -335,7 +333,7 @@ impl Scene {
         self.sources
             .iter()
             .map(|placed| {
-                let source = caps::source(&placed.spec, self.grid().cell_size(), kind)
+                let source = caps::source(&placed.spec, self.grid(), kind)
                     .map_err(|e| e.within(&format!("source {}", placed.id)))?;
                 Ok((placed.spec.team.clone(), source))
             })
@@ -408,12 +406,20 @@ impl Scene {
         Steps { target: self.steps, done: done.min(self.steps) }
     }
 
+    /// The colours the sources give their teams, by team name.
+    fn given_colors(&self) -> Vec<(String, [u8; 3])> {
+        let specs: Vec<SourceSpec> = self.sources.iter().map(|p| p.spec.clone()).collect();
+        // Every source was checked against the others' colours when it was placed.
+        color::given(&specs).unwrap_or_default()
+    }
+
     /// `GET /api/scene`, after bringing the layers up to date.
     pub fn view(&mut self) -> SceneView<'_> {
         self.refresh();
         let steps = self.steps();
         let layer_names = self.layer_names();
         let propagation = self.propagation_spec();
+        let given = self.given_colors();
         let view = self.run.view();
         let g = &view.scenario().grid;
         SceneView {
@@ -421,6 +427,9 @@ impl Scene {
             map: MapView { name: self.map_name.clone(), geometry: MapReport::of(g) },
             sources: self.sources.iter().map(|p| SourceView { id: p.id, spec: &p.spec }).collect(),
             teams: view.scenario().teams.iter().map(String::as_str).collect(),
+            team_colors: (view.scenario().teams.iter().enumerate())
+                .map(|(t, name)| color::hex(color::team_color(&given, t, name)))
+                .collect(),
             perspective: view.scenario().teams.get(view.scenario().perspective).map(String::as_str),
             propagation,
             steps,
@@ -461,6 +470,7 @@ impl Scene {
         let steps = self.steps();
         let version = self.version;
         let view = self.run.view();
+        refuse_overflow(&view)?;
         let layer = view.layer_named(name).ok_or_else(|| {
             SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", ")))
         })?;
@@ -489,6 +499,7 @@ impl Scene {
         self.refresh();
         let layers = self.layer_names();
         let view = self.run.view();
+        refuse_overflow(&view)?;
         let g = &view.scenario().grid;
         let i = g.index(Cell::new(x, y)).ok_or_else(|| {
             SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
@@ -502,5 +513,16 @@ impl Scene {
             layers,
             values,
         })
+    }
+}
+
+/// Refuses to hand out values when a layer holds one that is not finite (the engine's
+/// overflow error): no response carries NaN or infinity.
+fn refuse_overflow(view: &influence_scenario::engine::View<'_>) -> Result<(), SceneError> {
+    match view.error() {
+        Some(e) if e.problem == influence_scenario::error::Problem::Value => {
+            Err(SceneError::Scenario { problem: e.problem, message: e.message.clone() })
+        }
+        _ => Ok(()),
     }
 }

@@ -14,8 +14,21 @@ use common::{assert_same_bits, get, layer, ok, raw, reference, request, send};
 use influence_sandbox::{start, Handle, ServeConfig};
 use serde_json::{json, Value};
 
+/// A sandbox on an empty den012d (it opens on the demo scenario, which holds sources).
 fn server() -> Handle {
-    start(ServeConfig::default()).expect("the sandbox starts on a free port")
+    let s = start(ServeConfig::default()).expect("the sandbox starts on a free port");
+    ok(s.addr(), "POST", "/api/map", &json!({ "bundled": "den012d" }));
+    s
+}
+
+#[test]
+fn the_sandbox_opens_on_the_demo_scenario() {
+    let s = start(ServeConfig::default()).unwrap();
+    let scene = get(s.addr(), "/api/scene").json();
+    let demo = influence_scenario::demo::scenario().unwrap();
+    assert_eq!(scene["sources"].as_array().unwrap().len(), demo.sources.len(), "{scene}");
+    assert_eq!(scene["perspective"], "red");
+    assert_eq!(scene["map"]["width"], 310);
 }
 
 /// A small map with walls: a room and a corridor.
@@ -170,7 +183,7 @@ fn propagation_matches_the_library_step_by_step() {
         a,
         "POST",
         "/api/sources",
-        &json!({ "team": "blue", "at": [40, 25], "strength": 2, "falloff": "point" }),
+        &json!({ "team": "blue", "at": [40, 24], "strength": 2, "falloff": "point" }),
     );
     assert_matches_export(a);
 
@@ -431,14 +444,14 @@ fn caps_on_sources_and_teams() {
             a,
             "POST",
             "/api/sources",
-            &json!({ "team": format!("t{i}"), "at": [10, 10], "strength": 1, "falloff": "point" }),
+            &json!({ "team": format!("t{i}"), "at": [100.5, 100.5], "strength": 1, "falloff": "point" }),
         );
     }
     let ninth = send(
         a,
         "POST",
         "/api/sources",
-        &json!({ "team": "t8", "at": [10, 10], "strength": 1, "falloff": "point" }),
+        &json!({ "team": "t8", "at": [100.5, 100.5], "strength": 1, "falloff": "point" }),
     );
     assert_eq!(ninth.status, 422, "{}", ninth.text());
     for _ in 8..128 {
@@ -446,17 +459,50 @@ fn caps_on_sources_and_teams() {
             a,
             "POST",
             "/api/sources",
-            &json!({ "team": "t0", "at": [10, 10], "strength": 1, "falloff": "point" }),
+            &json!({ "team": "t0", "at": [100.5, 100.5], "strength": 1, "falloff": "point" }),
         );
     }
     let over = send(
         a,
         "POST",
         "/api/sources",
-        &json!({ "team": "t0", "at": [10, 10], "strength": 1, "falloff": "point" }),
+        &json!({ "team": "t0", "at": [100.5, 100.5], "strength": 1, "falloff": "point" }),
     );
     assert_eq!(over.status, 422, "{}", over.text());
     assert!(over.error().contains("128"));
+}
+
+#[test]
+fn teams_have_one_colour_given_or_from_the_palette() {
+    let s = server();
+    let a = s.addr();
+    let source = |team: &str, color: Option<&str>| {
+        let mut s = json!({ "team": team, "at": [100.5, 100.5], "strength": 1, "falloff": "point" });
+        if let Some(c) = color {
+            s["color"] = json!(c);
+        }
+        s
+    };
+    ok(a, "POST", "/api/sources", &source("red", Some("#F0483C")));
+    ok(a, "POST", "/api/sources", &source("blue", None));
+    let scene = get(a, "/api/scene").json();
+    let [r, g, b] = influence_scenario::color::PALETTE[1];
+    assert_eq!(scene["team_colors"], json!(["#f0483c", format!("#{r:02x}{g:02x}{b:02x}")]));
+    // A second colour for a team, or a value that is not a colour, is refused.
+    let before = version(a);
+    let other = send(a, "POST", "/api/sources", &source("red", Some("#00ff00")));
+    assert_eq!(other.status, 422, "{}", other.text());
+    assert!(other.error().contains("already has colour \"#f0483c\""), "{}", other.error());
+    let bad = send(a, "POST", "/api/sources", &source("green", Some("green")));
+    assert_eq!(bad.status, 422, "{}", bad.text());
+    assert!(bad.error().contains("a colour like \"#ff8800\""), "{}", bad.error());
+    assert_eq!(version(a), before);
+    // The same colour again is fine, and the export keeps it.
+    ok(a, "POST", "/api/sources", &source("red", Some("#f0483c")));
+    assert!(get(a, "/api/export").text().contains("color = \"#F0483C\""));
+    let colormap = get(a, "/api/colormap").json();
+    assert_eq!(colormap["shapes"][0], "circle");
+    assert_eq!(colormap["frontline"], json!(influence::render::figure::FRONT_COLOR));
 }
 
 #[test]
@@ -499,7 +545,7 @@ fn a_burst_of_concurrent_clients_is_served_and_the_server_stays_up() {
                 let mut statuses = Vec::new();
                 for i in 0..20 {
                     let r = match i % 5 {
-                        0 => send(a, "POST", "/api/sources", &json!({ "team": "red", "at": [t * 10 + 5, 5], "strength": 3, "falloff": "linear", "radius": 8 })),
+                        0 => send(a, "POST", "/api/sources", &json!({ "team": "red", "at": [t * 10 + 15, -4], "strength": 3, "falloff": "linear", "radius": 8 })),
                         1 => send(a, "POST", "/api/frame", &json!({ "layer": "influence", "advance": 1 })),
                         2 => request(a, "POST", "/api/sources", Some("application/json"), b"{oops"),
                         3 => get(a, "/api/cell?x=3&y=3"),

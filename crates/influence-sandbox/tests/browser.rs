@@ -124,6 +124,73 @@ fn the_editing_tools_change_the_scene_where_clicked() {
     assert_eq!(out["toast"], "", "the page showed an error");
 }
 
+#[test]
+fn the_page_explains_its_picture_as_figures_do() {
+    let Some(binary) = chromium_or_skip("browser figure test") else { return };
+    let server = start(ServeConfig::default()).unwrap();
+    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
+    browser.open_sandbox(&server.url()).unwrap();
+    let result = browser.evaluate(include_str!("figure.js"), Duration::from_secs(120)).unwrap();
+    let out: serde_json::Value = serde_json::from_str(result.as_str().unwrap()).unwrap();
+    assert_eq!(out["ok"], true, "the page script failed: {}", out["error"]);
+    assert_eq!(out["toast"], "", "the page showed an error");
+    // The title names the layer; the step shows and moves on.
+    assert!(out["title"].as_str().unwrap().ends_with(": influence"), "{}", out["title"]);
+    assert_eq!((out["step"].as_str(), out["stepAfter"].as_str()), (Some("step 6"), Some("step 7")));
+    // The colour bar has numbers, a unit and says which side is whose.
+    let unit = out["unit"].as_str().unwrap();
+    assert!(
+        unit.contains("influence") && unit.contains("blue ahead") && unit.contains("red ahead"),
+        "{unit}"
+    );
+    let ticks: Vec<f64> =
+        out["ticks"].as_array().unwrap().iter().map(|t| t.as_str().unwrap().parse().unwrap()).collect();
+    assert!(ticks[0] < 0.0 && ticks[1] == 0.0 && ticks[2] == -ticks[0], "{ticks:?}");
+    // The legend names each team in its colour: red's own, blue's from the palette.
+    let legend = out["legend"].as_array().unwrap();
+    let team = |i: usize| (legend[i]["team"].as_str().unwrap(), legend[i]["color"].as_str().unwrap());
+    let [r, g, b] = influence_scenario::color::PALETTE[1];
+    assert_eq!(team(0), ("red", "rgb(240, 72, 60)"));
+    assert_eq!(team(1), ("blue", format!("rgb({r}, {g}, {b})").as_str()));
+    assert_eq!(legend[2]["name"], "front line");
+    // Markers in the teams' colours, and of different shapes: red's disc and blue's square
+    // cover different pixels round their centres.
+    let rgb = |v: &serde_json::Value| -> Vec<u64> {
+        v.as_array().unwrap()[..3].iter().map(|c| c.as_u64().unwrap()).collect()
+    };
+    let markers = out["markers"].as_array().unwrap();
+    assert_eq!(rgb(&markers[0]["centre"]), [240, 72, 60]);
+    assert_eq!(rgb(&markers[1]["centre"]), [u64::from(r), u64::from(g), u64::from(b)]);
+    let mask = |m: &serde_json::Value| -> Vec<u64> {
+        m["mask"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()).collect()
+    };
+    let (disc, square) = (mask(&markers[0]), mask(&markers[1]));
+    let filled = |m: &[u64]| m.iter().sum::<u64>();
+    let differ = disc.iter().zip(&square).filter(|(a, b)| a != b).count();
+    assert!(
+        filled(&disc) > 60 && filled(&square) > 60 && differ > 15,
+        "{} {} {differ}",
+        filled(&disc),
+        filled(&square)
+    );
+    // The front line in its own colour, exactly on the front cells; under it, on the
+    // front-line layer, the influence map faded.
+    let [fr, fg, fb] = influence::render::figure::FRONT_COLOR;
+    let front = &out["influenceFront"];
+    assert!(front["front"].as_u64().unwrap() > 5 && front["wrong"] == 0, "{front}");
+    let faint = &out["frontlineFront"];
+    assert!(faint["front"] == front["front"] && faint["wrong"] == 0 && faint["bold"] == 0, "{faint}");
+    assert!(out["frontlineTitle"].as_str().unwrap().ends_with(": frontline"));
+    assert!(out["frontlineUnit"].as_str().unwrap().contains("faded"));
+    assert!((fr, fg, fb) != (0, 0, 0));
+    // A chase marks its last-seen and predicted cells, and the legend says which is which.
+    assert!(out["lastSeenPixels"].as_u64().unwrap() > 4 && out["lastSeenBefore"] == 0, "{out}");
+    assert!(out["predictedPixels"].as_u64().unwrap() > 10, "{}", out["predictedPixels"]);
+    let chase = out["chaseLegend"].as_array().unwrap();
+    assert!(chase.contains(&json!("last seen")) && chase.contains(&json!("predicted")), "{chase:?}");
+    assert!(out["chaseStep"].as_str().unwrap().starts_with("step "), "{}", out["chaseStep"]);
+}
+
 /// Rewrites docs/img/sandbox.png: a diffusion between two armies on den012d.
 #[test]
 #[ignore = "writes docs/img/sandbox.png; run by hand after changing the page"]
@@ -140,7 +207,8 @@ fn screenshot_for_the_docs() {
         ("blue", [120.5, 262.5], 6.0),
     ];
     for (team, at, strength) in units {
-        let s = json!({ "team": team, "at": at, "strength": strength, "falloff": "point" });
+        let color = if team == "red" { "#f0483c" } else { "#4a90e2" };
+        let s = json!({ "team": team, "at": at, "strength": strength, "falloff": "point", "color": color });
         ok(a, "POST", "/api/sources", &s);
     }
     let p = json!({ "kind": "diffuse", "decay": 0.003, "momentum": 0.8, "steps": 300 });

@@ -10,7 +10,7 @@ use crate::field::FieldSpec;
 use crate::map::MapSpec;
 use crate::propagation::PropagationSpec;
 use crate::route::PathSpec;
-use crate::source::SourceSpec;
+use crate::source::{OnBlocked, SourceSpec};
 
 /// A scenario file as written.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -20,6 +20,8 @@ pub struct ScenarioFile {
     pub map: MapSpec,
     /// The team whose point of view the compound maps take (default: the first).
     pub perspective: Option<String>,
+    /// What a `[[source]]` on a wall does unless it says (default: `error`).
+    pub on_blocked: Option<OnBlocked>,
     /// `[[source]]`, in order.
     #[serde(default, rename = "source")]
     pub sources: Vec<SourceSpec>,

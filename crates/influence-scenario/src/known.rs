@@ -13,7 +13,7 @@ use crate::key::{KeyPath, Seg};
 use crate::map::MapSpec;
 use crate::propagation::{DecayName, Kind, PropagationSpec};
 use crate::route::PathSpec;
-use crate::source::SourceSpec;
+use crate::source::{OnBlocked, SourceSpec};
 use crate::vocab::{self, names};
 
 /// A table kind: where such tables stand (`[[...]]` arrays by `*`), and its keys.
@@ -35,7 +35,9 @@ const TABLES: [Table; 8] = [
 type Named = (&'static [&'static str], &'static str, fn() -> &'static [&'static str]);
 
 /// Every key that takes a name.
-const NAMED: [Named; 6] = [
+const NAMED: [Named; 8] = [
+    (&[], "on_blocked", names::<OnBlocked>),
+    (&["source", "*"], "on_blocked", names::<OnBlocked>),
     (&["source", "*"], "falloff", names::<FalloffKind>),
     (&["source", "*"], "distance", names::<influence::Metric>),
     (&["source", "*"], "mode", names::<influence::Mode>),

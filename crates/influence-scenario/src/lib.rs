@@ -27,6 +27,8 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod color;
+pub mod demo;
 pub mod doc;
 pub mod engine;
 pub mod error;

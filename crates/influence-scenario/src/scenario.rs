@@ -15,7 +15,7 @@ use crate::layers::{check_case, check_team_name, layer_named, team_index, LayerN
 use crate::map::MapFiles;
 use crate::propagation::{Kind, Propagation};
 use crate::route::PathPlan;
-use crate::source::SourceSpec;
+use crate::source::{OnBlocked, SourceSpec};
 
 /// Layers written when `[output] layers` is not given (besides every team).
 const DEFAULT_LAYERS: [&str; 4] = ["influence", "tension", "vulnerability", "frontline"];
@@ -37,6 +37,9 @@ pub struct Scenario {
     pub teams: Vec<String>,
     /// Each source with its team's index.
     pub sources: Vec<(usize, Source)>,
+    /// The colours `[[source]]` tables give their teams, by team name (the others take
+    /// [`color::PALETTE`](crate::color::PALETTE) in team order: [`Scenario::team_color`]).
+    pub colors: Vec<(String, [u8; 3])>,
     /// The perspective team's index.
     pub perspective: usize,
     /// The layers to write, in order, with their file stems.
@@ -99,7 +102,8 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
             "no [[source]] tables (nor [[field.source]]): a scenario needs at least one",
         )));
     }
-    let (mut teams, sources, mut notes) = sources(&grid, &spec.sources, kind)?;
+    let (mut teams, sources, mut notes) = sources(&grid, &spec.sources, kind, spec.on_blocked)?;
+    let colors = crate::color::given(&spec.sources)?;
     let fields = match &spec.field {
         Some(field) => {
             let mut team_of = Vec::new();
@@ -140,6 +144,7 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
         grid,
         teams,
         sources,
+        colors,
         perspective,
         layers,
         upscale,
@@ -175,17 +180,17 @@ fn upscale(grid: &Grid, given: Option<u32>) -> Result<u32, Invalid> {
 /// Teams (in order of first appearance), library sources and notes from the `[[source]]` tables.
 type Sources = (Vec<String>, Vec<(usize, Source)>, Vec<String>);
 
-fn sources(grid: &Grid, specs: &[SourceSpec], kind: Option<Kind>) -> Result<Sources, Invalid> {
+fn sources(
+    grid: &Grid,
+    specs: &[SourceSpec],
+    kind: Option<Kind>,
+    on_blocked: Option<OnBlocked>,
+) -> Result<Sources, Invalid> {
     let (mut teams, mut sources, mut notes) = (Vec::<String>::new(), Vec::new(), Vec::new());
     for (i, spec) in specs.iter().enumerate() {
         let path = KeyPath::root("source").index(i);
-        let source = spec.validate(&path, grid.cell_size(), kind)?;
-        if grid.cell_at(source.position()).is_none() {
-            notes.push(format!(
-                "{path} at {:?} is outside the map; it reaches only cells within its radius",
-                spec.at.0
-            ));
-        }
+        let (source, note) = spec.place(&path, grid, kind, on_blocked)?;
+        notes.extend(note);
         check_case(&teams, &spec.team).map_err(|m| Invalid::at(&path.key("team"), m))?;
         sources.push((team_index(&mut teams, &spec.team), source));
     }
@@ -220,6 +225,11 @@ impl Scenario {
     pub fn layer_named(&self, name: &str) -> Result<LayerName, String> {
         let flood = self.propagation.as_ref().is_some_and(|p| p.kind() == Kind::Flood);
         layer_named(&self.teams, flood, name)
+    }
+
+    /// Team `t`'s colour in pictures: the one its sources give, else the palette's.
+    pub fn team_color(&self, t: usize) -> [u8; 3] {
+        crate::color::team_color(&self.colors, t, self.teams.get(t).map_or("", String::as_str))
     }
 
     /// A library error met while propagating, pinned to the `[propagation]` table.

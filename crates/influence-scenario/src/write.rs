@@ -56,7 +56,7 @@ fn string(s: &str) -> String {
 }
 
 impl ScenarioFile {
-    /// The scenario as TOML: `perspective`, `[map]`, `[[source]]`, `[[path]]`,
+    /// The scenario as TOML: `perspective`, `on_blocked`, `[map]`, `[[source]]`, `[[path]]`,
     /// `[propagation]`, `[field]`, `[output]`.
     ///
     /// # Errors
@@ -66,6 +66,9 @@ impl ScenarioFile {
         let mut out = String::new();
         if let Some(p) = &self.perspective {
             out += &format!("perspective = {}\n\n", string(p));
+        }
+        if let Some(b) = self.on_blocked {
+            out += &format!("on_blocked = {}\n\n", string(&crate::vocab::name_of(&b)));
         }
         let m = &self.map;
         out += "[map]\n";

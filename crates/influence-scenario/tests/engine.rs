@@ -171,3 +171,17 @@ fn a_field_follows_its_team_when_an_edit_reorders_the_teams() {
     assert!(want.0[0].values().iter().any(|&v| v > 0.0));
     assert_eq!(bits(&edited.0), bits(&want.0), "the field stays with blue");
 }
+
+#[test]
+fn walls_never_close_over_a_source_a_route_end_or_a_flood_start() {
+    let mut run = Run::new(parse(&text())).unwrap();
+    // red's cell (3, 3), blue's (35, 20), the route's ends (0, 22) and (38, 0), and one free cell.
+    let cells = [(3, 3), (35, 20), (0, 22), (38, 0), (10, 10)];
+    assert!(run.set_walls(&cells, true).unwrap());
+    let grid = &run.scenario().grid;
+    for (x, y) in &cells[..4] {
+        assert!(!grid.is_blocked(influence::Cell::new(*x, *y)), "({x}, {y}) stays open");
+    }
+    assert!(grid.is_blocked(influence::Cell::new(10, 10)));
+    assert!(run.view().error().is_none());
+}

@@ -77,6 +77,23 @@ pub enum Error {
         /// The cell's index.
         index: usize,
     },
+    /// A source that could not be placed, so nothing was stamped
+    /// ([`Source::check_placement`](crate::Source::check_placement)): it stands on a blocked
+    /// cell, or (a point, or walking distance, which start from the source's own cell) on
+    /// no walkable cell at all. On a grid `cell` is the blocked cell `[x, y]` (`None` outside
+    /// the grid) and `nearest` the walkable cell nearest to the source, where it could stand
+    /// instead; each converts into a [`Cell`](crate::Cell).
+    #[error("the source at ({x}, {y}) {}{}", on_cell(*.cell), nearest_cell(*.nearest))]
+    Unplaced {
+        /// The source's world x.
+        x: f32,
+        /// The source's world y.
+        y: f32,
+        /// The blocked grid cell it stands on, `[x, y]`.
+        cell: Option<[usize; 2]>,
+        /// The walkable grid cell nearest to it, `[x, y]`.
+        nearest: Option<[usize; 2]>,
+    },
     /// A valid value with no counterpart where it was used, e.g. a grid falloff that has no
     /// differentiable field curve.
     #[error("{what} is not supported: {reason}")]
@@ -154,4 +171,17 @@ pub(crate) fn non_negative(what: &'static str, value: f32) -> Result<f32, Error>
     } else {
         Err(Error::BadNumber { what, expected: "finite and >= 0", value: f64::from(value) })
     }
+}
+
+/// The middle of [`Error::Unplaced`]'s message.
+fn on_cell(cell: Option<[usize; 2]>) -> String {
+    match cell {
+        Some([x, y]) => format!("is on blocked cell ({x}, {y})"),
+        None => "is on no walkable cell (outside the map)".to_owned(),
+    }
+}
+
+/// The end of [`Error::Unplaced`]'s message.
+fn nearest_cell(cell: Option<[usize; 2]>) -> String {
+    cell.map_or_else(String::new, |[x, y]| format!("; the nearest walkable cell is ({x}, {y})"))
 }

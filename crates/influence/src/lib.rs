@@ -21,9 +21,9 @@
 //! ])?;
 //! let mut stamper = Stamper::new();
 //! let (mut red, mut blue) = (Layer::for_space(&grid), Layer::for_space(&grid));
-//! stamper.stamp(&grid, &mut red, &Source::new(grid.center(Cell::new(1, 2)), 4.0, Falloff::Linear, 5.0)?);
+//! stamper.stamp(&grid, &mut red, &Source::new(grid.center(Cell::new(1, 2)), 4.0, Falloff::Linear, 5.0)?)?;
 //! stamper.stamp(&grid, &mut blue, &Source::new(grid.center(Cell::new(8, 2)), 4.0, Falloff::Linear, 5.0)?
-//!     .with_metric(Metric::Path));
+//!     .with_metric(Metric::Path))?;
 //! let maps = Analysis::from_teams(&red, &[&blue]); // red's view of blue
 //! // Red controls its own side, blue the other, and the front lies between.
 //! assert!(maps.influence[grid.index(Cell::new(0, 2)).unwrap()] > 0.0);
@@ -126,3 +126,10 @@ pub use registry::{LayerId, Registry};
 pub use source::{Metric, Mode, Source};
 pub use space::{Cell, Connectivity, Graph, Grid, Space, MAX_CELLS};
 pub use stamp::Stamper;
+
+/// README.md's library example, run as a doc test, so it cannot drift from code that
+/// compiles, runs and finds influence. Its map path is relative to the workspace root, which
+/// `data` in this crate's folder links to (doc tests run in the crate's folder).
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExample;

@@ -4,6 +4,7 @@ use glam::Vec2;
 
 use crate::error::{finite, positive, Error};
 use crate::falloff::Falloff;
+use crate::space::{Grid, Space};
 
 /// How distance from a source to a cell is measured.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -126,11 +127,13 @@ pub struct Source {
     falloff: Falloff,
     radius: f32,
     metric: Metric,
-    mode: Mode,
+    /// `None`: not chosen, which [`mode`](Source::mode) and
+    /// [`seed_mode`](Source::seed_mode) read differently.
+    mode: Option<Mode>,
 }
 
 impl Source {
-    /// A source with Euclidean distance, added on top of what is there.
+    /// A source with Euclidean distance and no mode chosen (see [`mode`](Self::mode)).
     ///
     /// # Errors
     /// [`Error::BadNumber`] for a non-finite position or strength, a radius that is not
@@ -144,7 +147,7 @@ impl Source {
             falloff,
             radius: positive("radius", radius)?,
             metric: Metric::default(),
-            mode: Mode::default(),
+            mode: None,
         };
         source.set_position(position)?;
         source.set_strength(strength)?;
@@ -161,7 +164,7 @@ impl Source {
     /// Sets the mode.
     #[must_use]
     pub fn with_mode(mut self, mode: Mode) -> Self {
-        self.mode = mode;
+        self.mode = Some(mode);
         self
     }
 
@@ -230,9 +233,87 @@ impl Source {
     pub fn metric(&self) -> Metric {
         self.metric
     }
-    /// The mode.
+    /// The mode chosen by [`with_mode`](Self::with_mode), else the default of where it is
+    /// used: stamped ([`Stamper`](crate::Stamper)), [`Mode::Add`], so that units' influence
+    /// sums; as the seed of a propagation
+    /// ([`seeds_from_sources`](crate::propagate::seeds_from_sources)), [`Mode::Set`] — the
+    /// reference source of "Influence Maps: Part 1", which holds its cell at its strength
+    /// while influence spreads. (An additive seed adds itself to what spread back into its
+    /// cell at every step, and piles up.) Scenarios choose the same defaults.
+    ///
+    /// ```
+    /// use influence::{propagate::seeds_from_sources, Falloff, Grid, Mode, Source, Stamper, glam::Vec2};
+    /// let grid = Grid::new(4, 4)?;
+    /// let unit = Source::new(Vec2::splat(2.0), 5.0, Falloff::Linear, 1.0)?;
+    /// assert_eq!(unit.mode(), Mode::Add);
+    /// let mut seeds = Vec::new();
+    /// seeds_from_sources(&grid, &mut Stamper::new(), &[unit.clone()], &mut seeds)?;
+    /// assert!(seeds.iter().all(|s| s.mode == Mode::Set));
+    /// seeds.clear();
+    /// seeds_from_sources(&grid, &mut Stamper::new(), &[unit.with_mode(Mode::Add)], &mut seeds)?;
+    /// assert!(seeds.iter().all(|s| s.mode == Mode::Add));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
     pub fn mode(&self) -> Mode {
-        self.mode
+        self.mode.unwrap_or(Mode::Add)
+    }
+
+    /// Whether [`Stamper::stamp`](crate::Stamper::stamp) can place the source in `space`,
+    /// without stamping it. It cannot — [`Error::Unplaced`] — when it stands on a blocked
+    /// grid cell, or when it is a point or measures walking distance (which start from the
+    /// source's own cell) and no walkable cell holds it: off a grid, or a graph with no
+    /// walkable node. A straight-line source off a grid is placed: it reaches the cells
+    /// within its radius. On a grid the error names the blocked cell and the walkable cell
+    /// nearest to the source, where it could stand instead.
+    ///
+    /// ```
+    /// use influence::{Cell, Error, Falloff, Grid, Metric, Source, glam::Vec2};
+    /// let grid = Grid::from_rows(&["@@@@.", "@@@@@", "....."])?;
+    /// let unit = Source::new(grid.center(Cell::new(1, 0)), 1.0, Falloff::Linear, 3.0)?;
+    /// let refused = unit.check_placement(&grid);
+    /// assert!(matches!(refused, Err(Error::Unplaced { cell: Some([1, 0]), nearest: Some([1, 2]), .. })));
+    /// let off_map = Source::new(Vec2::new(9.0, -3.0), 1.0, Falloff::Linear, 3.0)?;
+    /// assert!(off_map.check_placement(&grid).is_ok()); // it reaches in
+    /// let walking = off_map.with_metric(Metric::Path);
+    /// assert!(matches!(walking.check_placement(&grid), Err(Error::Unplaced { cell: None, nearest: Some([4, 0]), .. })));
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unplaced`], as above.
+    pub fn check_placement<S: Space>(&self, space: &S) -> Result<(), Error> {
+        self.start_cell(space).map(|_| ())
+    }
+
+    /// The placement rule of [`check_placement`](Self::check_placement), which stamping
+    /// follows too: the cell a point or walking-distance source starts from, or `None` for a
+    /// straight-line source, which needs none.
+    pub(crate) fn start_cell<S: Space>(&self, space: &S) -> Result<Option<usize>, Error> {
+        let grid = space.as_grid();
+        if grid.is_some_and(|g| g.cell_at(self.position).is_some_and(|c| g.is_blocked(c))) {
+            return Err(self.unplaced(grid));
+        }
+        if !(matches!(self.falloff, Falloff::Point) || self.metric == Metric::Path) {
+            return Ok(None);
+        }
+        space.locate(self.position.extend(self.height)).map(Some).ok_or_else(|| self.unplaced(grid))
+    }
+
+    /// Why the source has no place: on a grid, the blocked cell it stands on (if any) and
+    /// the walkable cell nearest to it.
+    fn unplaced(&self, grid: Option<&Grid>) -> Error {
+        let p = self.position;
+        Error::Unplaced {
+            x: p.x,
+            y: p.y,
+            cell: grid.and_then(|g| g.cell_at(p)).map(Into::into),
+            nearest: grid.and_then(|g| g.nearest_walkable(p)).map(Into::into),
+        }
+    }
+
+    /// The mode it seeds a propagation with: see [`mode`](Self::mode).
+    pub(crate) fn seed_mode(&self) -> Mode {
+        self.mode.unwrap_or(Mode::Set)
     }
 
     /// The value this source gives at distance `d`: `strength · falloff.factor(d, radius)`.

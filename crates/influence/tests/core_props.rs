@@ -46,7 +46,11 @@ proptest! {
         let mut after = before.clone();
         let at = g.origin() + glam::Vec2::new(fx * g.world_size().x, fy * g.world_size().y);
         let src = Source::new(at, strength, f, radius).unwrap().with_metric(m);
-        Stamper::new().stamp(&g, &mut after, &src);
+        if Stamper::new().stamp(&g, &mut after, &src).is_err() {
+            // Refused, as it stands on a wall, and nothing written.
+            prop_assert!(g.cell_at(at).is_some_and(|c| g.is_blocked(c)));
+            prop_assert_eq!(&after, &before);
+        }
         for (a, b) in after.values().iter().zip(before.values()) {
             prop_assert!(a >= b);
             prop_assert!(a.is_finite());
@@ -64,8 +68,9 @@ proptest! {
         for (cell, strength, radius) in cells {
             let Cell { x, y } = g.cell(cell.index(g.len()));
             let src = Source::new(g.center(Cell::new(x, y)), strength, f.clone(), radius).unwrap().with_metric(m).with_mode(mode);
-            cached.stamp(&g, &mut a, &src);
-            direct.stamp(&g, &mut b, &src);
+            let placed = cached.stamp(&g, &mut a, &src).is_ok();
+            prop_assert_eq!(placed, direct.stamp(&g, &mut b, &src).is_ok());
+            prop_assert_eq!(placed, !g.is_blocked(Cell::new(x, y)));
         }
         for (p, q) in a.values().iter().zip(b.values()) {
             prop_assert_eq!(p.to_bits(), q.to_bits());
@@ -79,8 +84,8 @@ proptest! {
         let Cell { x, y } = g.cell(cell.index(g.len()));
         let src = Source::new(g.center(Cell::new(x, y)), 1.0, Falloff::Linear, radius).unwrap();
         let (mut straight, mut path) = (Layer::for_space(&g), Layer::for_space(&g));
-        Stamper::new().stamp(&g, &mut straight, &src);
-        Stamper::new().stamp(&g, &mut path, &src.with_metric(Metric::Path));
+        let placed = Stamper::new().stamp(&g, &mut straight, &src).is_ok();
+        prop_assert_eq!(placed, Stamper::new().stamp(&g, &mut path, &src.with_metric(Metric::Path)).is_ok());
         for (p, s) in path.values().iter().zip(straight.values()) {
             prop_assert!(*p <= *s + 1e-6, "path {} > straight {}", p, s);
         }
@@ -119,7 +124,7 @@ fn an_enclosed_room_keeps_path_influence_out() {
     let src = Source::new(grid.center(Cell::new(8, 3)), 9.0, Falloff::Constant, 50.0)
         .unwrap()
         .with_metric(Metric::Path);
-    Stamper::new().stamp(&grid, &mut layer, &src);
+    Stamper::new().stamp(&grid, &mut layer, &src).unwrap();
     for (x, y) in [(2, 2), (5, 3), (3, 3)] {
         assert_eq!(layer[grid.index(Cell::new(x, y)).unwrap()], 0.0, "({x}, {y}) is inside the room");
     }

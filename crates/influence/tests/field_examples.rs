@@ -142,7 +142,7 @@ fn grid_sources_become_a_field_that_samples_like_the_stamper() {
         Source::new(Vec2::new(1.0, 1.0), 0.5, Falloff::Exponential { rate: 0.3 }, 3.0).unwrap(),
     ];
     let (mut stamped, mut sampled) = (Layer::for_space(&grid), Layer::for_space(&grid));
-    Stamper::new().stamp_all(&grid, &mut stamped, &sources);
+    Stamper::new().stamp_all(&grid, &mut stamped, &sources).unwrap();
     Field::<Vec2>::from_sources(&sources).unwrap().sample_onto(&grid, 0.0, &mut sampled);
     for (i, (a, b)) in stamped.values().iter().zip(sampled.values()).enumerate() {
         assert!((a - b).abs() < 1e-5, "cell {i}: stamped {a}, sampled {b}");

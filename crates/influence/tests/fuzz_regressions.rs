@@ -87,11 +87,11 @@ fn stamp_source_beside_the_grid() {
     let grid = Grid::new(8, 8).unwrap();
     let mut layer = Layer::for_space(&grid);
     let source = Source::new(Vec2::new(100.0, 4.0), 1.0, Falloff::Linear, 8.0).unwrap();
-    Stamper::new().stamp(&grid, &mut layer, &source);
+    Stamper::new().stamp(&grid, &mut layer, &source).unwrap();
     assert!(layer.values().iter().all(|&v| v == 0.0));
     // The fuzzer's own input: x = 1024 on an 8 × 8 grid, a subnormal radius.
     let source = Source::new(Vec2::new(1024.0, 4.0), -8.789e-41, Falloff::Linear, 8.8e-44).unwrap();
-    Stamper::new().stamp(&grid, &mut layer, &source);
+    Stamper::new().stamp(&grid, &mut layer, &source).unwrap();
     assert!(layer.values().iter().all(|&v| v == 0.0));
     // `stamp-outside-grid-clamp-huge-radius`: inside in world units but not in cells — a
     // 23-wide grid of cell size 1.1e-13 with the source at x = 11.86 and a radius of 2.6e29;
@@ -101,7 +101,7 @@ fn stamp_source_beside_the_grid() {
     let falloff = Falloff::Exponential { rate: 6.538_715e-39 };
     let source =
         Source::new(Vec2::new(11.859_563, 3.878_462_8e-22), -6.162_491, falloff, 2.553_311_2e29).unwrap();
-    Stamper::new().stamp(&grid, &mut layer, &source);
+    Stamper::new().stamp(&grid, &mut layer, &source).unwrap();
     assert!(layer.values().iter().all(|v| v.is_finite()));
 }
 
@@ -142,6 +142,6 @@ fn band_huge_factor_stays_finite() {
     let mut layer = Layer::for_space(&grid);
     let band = Falloff::Band(Band::new(vec![(0.0, -1.0), (716.0, 1.0)]).unwrap());
     let source = Source::new(Vec2::new(0.5, 4.5), f32::MAX, band, 785.0).unwrap();
-    Stamper::new().stamp(&grid, &mut layer, &source);
+    Stamper::new().stamp(&grid, &mut layer, &source).unwrap();
     assert!(layer.values().iter().all(|v| v.is_finite()));
 }

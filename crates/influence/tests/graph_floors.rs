@@ -88,7 +88,7 @@ fn path_stamping_climbs_the_stair_and_never_crosses_the_floor() {
     let stamp = |radius: f32, metric: Metric| {
         let mut layer = Layer::for_space(&g);
         let s = Source::new(Vec2::ZERO, 10.0, Falloff::Linear, radius).unwrap().with_metric(metric);
-        Stamper::new().stamp(&g, &mut layer, &s);
+        Stamper::new().stamp(&g, &mut layer, &s).unwrap();
         (layer, s)
     };
     // Radius 20 reaches the head of the stair (15.7) but not the node above the source.

@@ -170,8 +170,8 @@ fn two_teams_stamped_by_path_give_analysis_and_a_front_on_a_graph() {
     };
     let mut stamper = Stamper::new();
     let (mut red, mut blue) = (Layer::for_space(&g), Layer::for_space(&g));
-    stamper.stamp(&g, &mut red, &team(0.0));
-    stamper.stamp(&g, &mut blue, &team(18.0));
+    stamper.stamp(&g, &mut red, &team(0.0)).unwrap();
+    stamper.stamp(&g, &mut blue, &team(18.0)).unwrap();
     let maps = Analysis::from_teams(&red, &[&blue]);
     assert!(maps.influence[10] > 0.0 && maps.influence[19] < 0.0);
     let mut front = Vec::new();
@@ -189,7 +189,7 @@ fn straight_line_stamping_reaches_every_node_within_the_radius_in_3d() {
     let mut layer = Layer::for_space(&g);
     let mut s = Source::new(Vec2::new(2.0, 2.0), 1.0, Falloff::Constant, 1.5).unwrap();
     s.set_height(1.0).unwrap();
-    Stamper::new().stamp(&g, &mut layer, &s);
+    Stamper::new().stamp(&g, &mut layer, &s).unwrap();
     // Height 1 above the centre: within 1.5 are the 4 orthogonal neighbours (√2 away),
     // not the blocked centre, not the diagonals (√3).
     let hit: Vec<usize> = (0..g.len()).filter(|&i| layer[i] > 0.0).collect();

@@ -57,7 +57,7 @@ fn a_scheduled_sliced_layer_matches_stepping_at_once() {
             .unwrap();
         events.advance(dt).unwrap();
         danger.fill(0.0);
-        events.stamp(&grid, &mut stamper, &mut danger);
+        events.stamp(&grid, &mut stamper, &mut danger).unwrap();
         if frame == 60 {
             // 31 frames after the grenade: 4 × remaining / lifetime at its cell.
             let remaining = 1.5 - 31.0 / 60.0;

@@ -54,7 +54,7 @@ fn a_threat_layer_bends_the_route_round_the_danger() {
     let mid = shortest.cells[shortest.cells.len() / 2];
     let mut threat = Layer::for_space(&grid);
     let turret = Source::new(grid.position(mid).truncate(), 5.0, Falloff::Linear, 25.0).unwrap();
-    Stamper::new().stamp(&grid, &mut threat, &turret);
+    Stamper::new().stamp(&grid, &mut threat, &turret).unwrap();
 
     let exposed = router
         .find(&grid, start, goal, &Cost::avoiding(&threat, 0.0).unwrap(), Heuristic::Octile)

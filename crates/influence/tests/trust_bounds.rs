@@ -109,7 +109,7 @@ proptest! {
         let mut layer = Layer::for_space(&grid);
         let mut stamper = Stamper::new();
         for s in &srcs {
-            stamper.stamp(&grid, &mut layer, s);
+            common::stamp_unless_walled(&mut stamper, &grid, &mut layer, s);
         }
         for (i, &v) in layer.values().iter().enumerate() {
             prop_assert!((0.0..=sum).contains(&v), "cell {} = {} > {}", i, v, sum);
@@ -127,7 +127,10 @@ proptest! {
             .iter()
             .map(|p| {
                 let mut l = Layer::for_space(&grid);
-                Stamper::new().stamp_all(&grid, &mut l, &sources(&grid, p, &f, m, Mode::Add));
+                let mut stamper = Stamper::new();
+                for s in &sources(&grid, p, &f, m, Mode::Add) {
+                    common::stamp_unless_walled(&mut stamper, &grid, &mut l, s);
+                }
                 l
             })
             .collect();
@@ -176,7 +179,7 @@ proptest! {
         for &(c, s, r) in &cells {
             let Cell { x, y } = grid.cell(c);
             let src = Source::new(grid.center(Cell::new(x, y)), s, f.clone(), r).unwrap().with_metric(Metric::Path);
-            stamper.stamp(&grid, &mut stamped, &src);
+            stamper.stamp(&grid, &mut stamped, &src).unwrap();
         }
         // Diffusion and the steady state.
         let seeds: Vec<Seed> = cells.iter().map(|&(c, s, _)| Seed::new(c, s)).collect();

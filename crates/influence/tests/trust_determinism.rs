@@ -52,7 +52,7 @@ fn pipeline(grid: &Grid, seed: u64, d: Diffusion) -> Outputs {
                 .unwrap()
                 .with_metric(metrics[(next() % 4) as usize])
                 .with_mode(modes[(next() % 4) as usize]);
-        stamper.stamp(grid, &mut teams[k % 2], &src);
+        common::stamp_unless_walled(&mut stamper, grid, &mut teams[k % 2], &src);
         if let Some(c) = grid.cell_at(at).and_then(|c| grid.index(c)) {
             seeds.push(Seed::new(c, src.strength()));
         }

@@ -37,8 +37,9 @@ use influence::{query, Analysis, Cell, Grid, Layer, Source, Space, Stamper};
 
 pub use summary::{PathInfo, PropagationInfo, Spot, Summary, TeamInfo};
 
-use crate::error::Located;
-use crate::layers::{layer_named, LayerName};
+use crate::error::{Located, Problem};
+use crate::key::KeyPath;
+use crate::layers::{layer_named, Compound, LayerName};
 use crate::propagation::{Kind, Method, Propagation};
 use crate::route::{self, PathPlan};
 use crate::scenario::Scenario;
@@ -107,6 +108,9 @@ pub struct Run {
     stale: Stale,
     /// Why the flood fill could not run (its heat is zero meanwhile).
     flood_error: Option<Located>,
+    /// The first layer holding a value that is not finite, as an error: nothing is
+    /// written while it stands.
+    overflow: Option<Located>,
 }
 
 impl Run {
@@ -138,6 +142,7 @@ impl Run {
             router: Router::new(),
             stale: Stale::ALL,
             flood_error: None,
+            overflow: None,
             scenario,
         };
         run.sample_fields();
@@ -215,7 +220,17 @@ impl Run {
     /// # Errors
     /// [`Located`] at `[propagation]` if the library refuses the steady state's seeds.
     pub fn finish(&mut self, progress: &mut dyn FnMut(Progress)) -> Result<(), Located> {
-        let Some(p) = self.scenario.propagation else { return Ok(()) };
+        if let Some(p) = self.scenario.propagation {
+            self.propagate(p, progress);
+        }
+        match self.view().error() {
+            Some(e) => Err(e.clone()),
+            None => Ok(()),
+        }
+    }
+
+    /// The propagation part of [`finish`](Self::finish).
+    fn propagate(&mut self, p: Propagation, progress: &mut dyn FnMut(Progress)) {
         match p.method {
             Method::Diffuse { steps, .. } => {
                 // Passes of a few million cell-steps, so the progress moves.
@@ -249,10 +264,6 @@ impl Run {
                 self.run_flood();
                 self.stale.flood = false;
             }
-        }
-        match self.teams.iter().find_map(Team::error).or(self.flood_error.as_ref()) {
-            Some(e) => Err(e.clone()),
-            None => Ok(()),
         }
     }
 
@@ -342,7 +353,9 @@ impl Run {
     }
 
     /// Opens or blocks `cells` (`(x, y)`); returns whether any changed. A change restarts
-    /// every team (path distances and diffusion walk the walls) and the flood fill.
+    /// every team (path distances and diffusion walk the walls) and the flood fill. Cells
+    /// that must stay open are never blocked: those a source stands on, the routes' ends and
+    /// the flood fill's last-seen cell.
     ///
     /// # Errors
     /// If a cell is off the map; nothing changes then.
@@ -354,8 +367,20 @@ impl Run {
                 len: grid.len(),
             });
         }
+        let s = &self.scenario;
+        let mut open: Vec<Cell> =
+            s.sources.iter().filter_map(|(_, src)| grid.cell_at(src.position())).collect();
+        open.extend(s.paths.iter().flat_map(|p| [p.from, p.to]).map(|i| grid.cell(i)));
+        if let Some(Method::Flood { last_seen, .. }) = s.propagation.map(|p| p.method) {
+            open.push(grid.cell(last_seen));
+        }
+        // Sorted, so that a long stroke of walls looks each cell up in O(log n).
+        open.sort_unstable();
         let mut changed = false;
         for &(x, y) in cells {
+            if blocked && open.binary_search(&Cell::new(x, y)).is_ok() {
+                continue;
+            }
             if self.scenario.grid.is_blocked(Cell::new(x, y)) != blocked {
                 changed |= self.scenario.grid.set_blocked(Cell::new(x, y), blocked).is_ok();
             }
@@ -418,7 +443,12 @@ impl Run {
             s.sources.iter().filter(|(team, _)| *team == t).map(|(_, src)| src).collect();
         let diffusion = match s.propagation.map(|p| p.method) {
             Some(Method::Diffuse { diffusion, .. } | Method::Steady { diffusion }) => diffusion,
-            _ => return Team::stamped(&s.grid, &mut self.stamper, &sources),
+            _ => {
+                return Team::stamped(&s.grid, &mut self.stamper, &sources).unwrap_or_else(|e| {
+                    let at = Located::new(&s.file, Problem::Run, e).with_key(KeyPath::root("source"));
+                    Team::Failed(Layer::for_space(&s.grid), at)
+                })
+            }
         };
         let built = Team::diffusing(&s.grid, &self.walk, &mut self.stamper, &sources, diffusion).and_then(
             |mut team| {
@@ -509,6 +539,7 @@ impl Run {
             } else {
                 self.analysis.update(team(me), &others);
             }
+            self.overflow = self.first_overflow();
             query::frontline_into(&self.scenario.grid, &self.analysis.influence, &mut self.front);
             for (v, &f) in self.front_layer.values_mut().iter_mut().zip(&self.front) {
                 *v = f32::from(u8::from(f));
@@ -531,6 +562,37 @@ impl Run {
             self.router = router;
         }
         self.stale = Stale { flood: false, fields: false, analysis: false, routes: false };
+    }
+
+    /// The first team or compound layer with a value that is not finite (sums of large
+    /// strengths overflow 32-bit floats), as an error naming the layer, the cell and the
+    /// strongest source.
+    fn first_overflow(&self) -> Option<Located> {
+        let s = &self.scenario;
+        // Checked after every change of the layers, so names are made only for a failure.
+        let teams = (0..self.teams.len()).map(|t| (Ok(t), team_layer(&self.teams, &self.shown, t)));
+        let compounds = Compound::ALL.into_iter().map(|c| (Err(c), c.of(&self.analysis)));
+        let (which, layer) =
+            teams.chain(compounds).find(|(_, l)| !l.values().iter().all(|v| v.is_finite()))?;
+        let name = which.map_or_else(|c| crate::vocab::name_of(&c), |t| s.teams[t].clone());
+        let i = layer.values().iter().position(|v| !v.is_finite())?;
+        let cell = s.grid.cell(i);
+        let strongest = s
+            .sources
+            .iter()
+            .enumerate()
+            .rev() // ties to the first
+            .max_by(|a, b| a.1 .1.strength().abs().total_cmp(&b.1 .1.strength().abs()))
+            .map_or_else(String::new, |(k, (_, src))| {
+                format!(" (the strongest: source[{k}], {:e})", src.strength())
+            });
+        let message = format!(
+            "layer {name:?} is {} at cell ({}, {}): the sources' values overflow 32-bit floats; use smaller strengths{strongest}",
+            layer[i],
+            cell.x,
+            cell.y
+        );
+        Some(Located::new(&s.file, Problem::Value, message).with_key(KeyPath::root("source")))
     }
 
     /// Runs the flood fill to its step limit.
@@ -622,9 +684,12 @@ impl<'a> View<'a> {
         self.run.path_layers.get(i).is_some_and(Option::is_some)
     }
 
-    /// A problem met computing the layers (those it concerns are zero meanwhile).
+    /// A problem met computing the layers: a team's layer the library refused (zero
+    /// meanwhile; [`Problem::Run`]), or a layer that overflowed to a value that is not
+    /// finite ([`Problem::Value`]), which no output may carry.
     pub fn error(&self) -> Option<&'a Located> {
-        self.run.teams.iter().find_map(Team::error).or(self.run.flood_error.as_ref())
+        let run = self.run;
+        run.teams.iter().find_map(Team::error).or(run.flood_error.as_ref()).or(run.overflow.as_ref())
     }
 
     /// Steps done (see [`Run::steps_done`]).

@@ -24,7 +24,8 @@ pub struct Summary {
     pub perspective: String,
     /// Per team, in order of first appearance.
     pub teams: Vec<TeamInfo>,
-    /// The walkable cell of highest tension (mine + theirs); `None` if nothing is walkable.
+    /// The walkable cell of highest tension (mine + theirs); left out if nothing is walkable.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hottest_tension: Option<Spot>,
     /// Length of the front line (where the perspective's influence changes sign), in world units.
     pub front_length: f32,
@@ -53,9 +54,11 @@ pub struct PathInfo {
     pub weight: f32,
     /// Whether the goal can be reached at all.
     pub reachable: bool,
-    /// Length in world units (diagonal steps √2 cells); `None` if unreachable.
+    /// Length in world units (diagonal steps √2 cells); left out if unreachable.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub length: Option<f64>,
-    /// The layer's values summed over every cell of the route; `None` if unreachable.
+    /// The layer's values summed over every cell of the route; left out if unreachable.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub exposure: Option<f64>,
     /// The cells visited, start to goal, as `[x, y]`; empty if unreachable.
     pub cells: Vec<[usize; 2]>,
@@ -68,7 +71,8 @@ pub struct PropagationInfo {
     pub kind: String,
     /// 4 or 8: the connectivity the propagation walked.
     pub neighbours: u8,
-    /// Diffusion steps taken (diffuse), or flood steps; `None` for the steady state.
+    /// Diffusion steps taken (diffuse), or flood steps; left out for the steady state.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub steps: Option<usize>,
     /// The chase flood fill's guess (flood only), with its last-seen cell.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,9 +91,11 @@ pub struct TeamInfo {
     /// Sum of its own layer over all cells.
     pub total: f64,
     /// The walkable cell where its own layer is highest.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub peak: Option<Spot>,
     /// The safest walkable cell: where `influence` from this team's perspective (its own
     /// layer minus every other team's) is highest.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub safest: Option<Spot>,
 }
 

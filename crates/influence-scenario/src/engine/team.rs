@@ -39,19 +39,21 @@ pub(super) struct Diffusing {
 
 impl Team {
     /// `sources` stamped into a layer of `grid`, in order.
-    pub(super) fn stamped(grid: &Grid, stamper: &mut Stamper, sources: &[&Source]) -> Self {
+    ///
+    /// # Errors
+    /// A source on a wall ([`Error::Unplaced`]); validation and [`Run::set_walls`](super::Run::set_walls)
+    /// keep that from happening.
+    pub(super) fn stamped(grid: &Grid, stamper: &mut Stamper, sources: &[&Source]) -> Result<Self, Error> {
         let mut layer = Layer::for_space(grid);
-        for source in sources {
-            stamper.stamp(grid, &mut layer, source);
-        }
-        Self::Stamped(layer)
+        stamper.stamp_all(grid, &mut layer, sources.iter().copied())?;
+        Ok(Self::Stamped(layer))
     }
 
     /// The diffusion of `sources` at rest: their seeds (stamped on `grid`) written into a map
     /// that `walk` steps.
     ///
     /// # Errors
-    /// If a seed is refused (a stamped value too large for 32 bits).
+    /// If a source is on a wall, or a seed is refused (a stamped value too large for 32 bits).
     pub(super) fn diffusing(
         grid: &Grid,
         walk: &Grid,
@@ -61,7 +63,7 @@ impl Team {
     ) -> Result<Self, Error> {
         let owned: Vec<Source> = sources.iter().map(|s| (*s).clone()).collect();
         let mut seeds = Vec::new();
-        seeds_from_sources(grid, stamper, &owned, &mut seeds);
+        seeds_from_sources(grid, stamper, &owned, &mut seeds)?;
         let mut propagator = Propagator::new(walk, diffusion);
         propagator.write_seeds(walk, &seeds)?;
         Ok(Self::Diffusing(Box::new(Diffusing {

@@ -55,7 +55,7 @@ impl<P: Point> Field<P> {
     /// let grid = Grid::new(16, 16)?;
     /// let sources = [Source::new(grid.center(Cell::new(5, 5)), 3.0, Falloff::Linear, 6.0)?];
     /// let (mut stamped, mut sampled) = (Layer::for_space(&grid), Layer::for_space(&grid));
-    /// Stamper::new().stamp_all(&grid, &mut stamped, &sources);
+    /// Stamper::new().stamp_all(&grid, &mut stamped, &sources)?;
     /// Field::<Vec2>::from_sources(&sources)?.sample_onto(&grid, 0.0, &mut sampled);
     /// let worst = stamped.values().iter().zip(sampled.values()).map(|(a, b)| (a - b).abs()).fold(0.0, f32::max);
     /// assert!(worst < 1e-5);

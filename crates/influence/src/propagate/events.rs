@@ -50,7 +50,7 @@ impl TimedEvent {
 /// events.add(bang, 2.0, None)?; // a grenade heard for two seconds, fading linearly
 /// events.advance(0.5)?;
 /// let mut danger = Layer::for_space(&grid);
-/// events.stamp(&grid, &mut Stamper::new(), &mut danger);
+/// events.stamp(&grid, &mut Stamper::new(), &mut danger)?;
 /// assert_eq!(danger[grid.index(Cell::new(2, 2)).unwrap()], 3.0); // 4 × 1.5 s left / 2 s
 /// events.advance(1.5)?;
 /// assert_eq!(events.iter().count(), 0);
@@ -95,16 +95,25 @@ impl Events {
     }
 
     /// Stamps every live event into `layer` at its faded strength (per each source's mode;
-    /// events are usually additive).
-    pub fn stamp(&mut self, grid: &Grid, stamper: &mut Stamper, layer: &mut Layer) {
+    /// events are usually additive), as [`Stamper::stamp_all`] does: an event that cannot
+    /// be placed is skipped, the others are stamped, and the first refusal is returned.
+    ///
+    /// # Errors
+    /// [`Error::Unplaced`] for the first event on a blocked cell.
+    pub fn stamp(&mut self, grid: &Grid, stamper: &mut Stamper, layer: &mut Layer) -> Result<(), Error> {
+        let mut first = Ok(());
         for e in &mut self.events {
             // Finite strength × a factor in [0, 1] is finite, so neither can fail; the
             // source is left at full strength.
             if e.source.set_strength(e.strength * e.factor()).is_ok() {
-                stamper.stamp(grid, layer, &e.source);
+                let placed = stamper.stamp(grid, layer, &e.source);
+                if first.is_ok() {
+                    first = placed;
+                }
             }
             let _ = e.source.set_strength(e.strength);
         }
+        first
     }
 
     /// The live events, oldest first, each as `(source, age, lifetime, factor)`: its source
@@ -144,7 +153,7 @@ mod tests {
         assert_eq!(events.iter().count(), 1);
         assert!((events.iter().next().unwrap().3 - (-1.0f32).exp()).abs() < 1e-7);
         let mut layer = Layer::for_space(&grid);
-        events.stamp(&grid, &mut Stamper::new(), &mut layer);
+        events.stamp(&grid, &mut Stamper::new(), &mut layer).unwrap();
         assert!((layer[0] - 2.0 * (-1.0f32).exp()).abs() < 1e-6);
         assert!(events
             .add(Source::new(grid.center(Cell::new(0, 0)), 1.0, Falloff::Point, 1.0).unwrap(), 0.0, None)

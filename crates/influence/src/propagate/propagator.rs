@@ -141,7 +141,7 @@ impl Propagator {
     /// let mut grid = Grid::new(4, 1)?;
     /// let mut p = Propagator::new(&grid, Diffusion::new(0.5, 1.0)?);
     /// let tank = Source::new(grid.center(Cell::new(0, 0)), 2.0, Falloff::Point, 1.0)?;
-    /// Stamper::new().stamp_all(&grid, p.values_mut(), [&tank]);
+    /// Stamper::new().stamp_all(&grid, p.values_mut(), [&tank])?;
     /// p.step(&grid, Steps::default())?;
     /// grid.set_blocked(Cell::new(1, 0), true)?;
     /// let _ = p.values_mut(); // walls changed

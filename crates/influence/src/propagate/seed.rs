@@ -12,7 +12,9 @@ use crate::space::{Grid, Space};
 use crate::stamp::Stamper;
 
 /// A value written into one cell before each step, combined with what the cell holds per
-/// its [`Mode`]. Seeds on blocked cells are ignored, as the stamper ignores them.
+/// its [`Mode`]. A seed on a blocked cell writes nothing (a wall holds no influence):
+/// seeds are cells chosen by the caller, and [`seeds_from_sources`] never makes one there,
+/// since the stamper refuses a source on a wall ([`Error::Unplaced`]).
 ///
 /// ```
 /// use influence::{propagate::Seed, Mode};
@@ -65,43 +67,64 @@ pub(super) fn apply<S: Space>(space: &S, values: &mut [f32], seeds: &[Seed], mut
 }
 
 /// Appends to `out` the seeds that stamping `sources` in order would write: one seed per
-/// cell each source touches, with the stamped value and the source's mode. Writing these
+/// cell each source touches, with the stamped value and the source's mode as a seed
+/// ([`Mode::Set`] unless the source chose one, see [`Source::mode`], so that a source
+/// under diffusion holds its value instead of piling up). With the same modes, writing these
 /// seeds gives bit-for-bit the layer that `stamper.stamp_all` gives, so a propagator with
 /// fixed sources can stamp them once; [`SteadyState`](super::SteadyState) and
 /// [`SparsePropagator`](super::SparsePropagator) take seeds only.
 ///
+/// A source that cannot be placed ([`Stamper::stamp`]) gives no seeds; the others still
+/// do, and the first refusal is returned.
+///
 /// This is a set-up step: it allocates a scratch layer of the grid's size.
 ///
+/// # Errors
+/// [`Error::Unplaced`] for the first source on a blocked cell.
+///
 /// ```
-/// use influence::{propagate::{seeds_from_sources, Seed}, Cell, Falloff, Grid, Layer, Source, Stamper};
+/// use influence::{propagate::{seeds_from_sources, Seed}, Cell, Falloff, Grid, Layer, Mode, Source, Stamper};
 /// let grid = Grid::new(5, 5)?;
 /// let sources = [Source::new(grid.center(Cell::new(2, 2)), 3.0, Falloff::Linear, 1.5)?];
 /// let mut seeds = Vec::new();
-/// seeds_from_sources(&grid, &mut Stamper::new(), &sources, &mut seeds);
+/// seeds_from_sources(&grid, &mut Stamper::new(), &sources, &mut seeds)?;
 /// assert_eq!(seeds.len(), 9); // the cell, four at distance 1, four at √2
+/// assert!(seeds.iter().all(|s| s.mode == Mode::Set)); // no mode given: a seed sets its cell
 /// let (mut stamped, mut seeded) = (Layer::for_space(&grid), Layer::for_space(&grid));
-/// Stamper::new().stamp_all(&grid, &mut stamped, &sources);
-/// for s in &seeds { seeded[s.cell] = s.strength; } // the default mode, Add, onto zeros
+/// Stamper::new().stamp_all(&grid, &mut stamped, &sources)?;
+/// for s in &seeds { seeded[s.cell] = s.strength; } // onto zeros, as stamping adds
 /// assert_eq!(stamped, seeded);
 /// # Ok::<(), influence::Error>(())
 /// ```
-pub fn seeds_from_sources(grid: &Grid, stamper: &mut Stamper, sources: &[Source], out: &mut Vec<Seed>) {
+pub fn seeds_from_sources(
+    grid: &Grid,
+    stamper: &mut Stamper,
+    sources: &[Source],
+    out: &mut Vec<Seed>,
+) -> Result<(), Error> {
     // Stamp each source alone, in Set mode, into a layer of NaNs: the cells it touches are
     // exactly those that are no longer NaN, and they hold its value.
     let mut scratch = Layer::from_vec(vec![f32::NAN; grid.len()]);
+    let mut first = Ok(());
     for source in sources {
-        stamper.stamp(grid, &mut scratch, &source.clone().with_mode(Mode::Set));
+        if let Err(e) = stamper.stamp(grid, &mut scratch, &source.clone().with_mode(Mode::Set)) {
+            if first.is_ok() {
+                first = Err(e);
+            }
+            continue;
+        }
         let (x0, x1, y0, y1) = footprint_box(grid, source);
         for y in y0..y1 {
             for i in y * grid.width() + x0..y * grid.width() + x1 {
                 let v = scratch[i];
                 if !v.is_nan() {
-                    out.push(Seed { cell: i, strength: v, mode: source.mode() });
+                    out.push(Seed { cell: i, strength: v, mode: source.seed_mode() });
                     scratch[i] = f32::NAN;
                 }
             }
         }
     }
+    first
 }
 
 /// Cell ranges `[x0, x1) × [y0, y1)` that hold every cell a source can touch: its radius
@@ -126,6 +149,23 @@ mod tests {
     use crate::Cell;
 
     #[test]
+    fn a_source_without_a_mode_holds_its_value_under_diffusion() {
+        use crate::propagate::{Diffusion, Propagator, Steps};
+        let grid = Grid::new(9, 9).unwrap();
+        let unit = Source::new(grid.center(Cell::new(4, 4)), 5.0, Falloff::Linear, 2.0).unwrap();
+        let at = grid.index(Cell::new(4, 4)).unwrap();
+        let run = |source: Source| {
+            let mut seeds = Vec::new();
+            seeds_from_sources(&grid, &mut Stamper::new(), &[source], &mut seeds).unwrap();
+            let mut p = Propagator::new(&grid, Diffusion::new(0.9, 0.0).unwrap());
+            p.step(&grid, Steps { count: 10, seeds: &seeds, ..Steps::default() }).unwrap();
+            p.values()[at]
+        };
+        assert_eq!(run(unit.clone()), 5.0, "a reference source holds its cell");
+        assert!(run(unit.with_mode(Mode::Add)) > 10.0, "an additive one, asked for, piles up");
+    }
+
+    #[test]
     fn seeds_reproduce_stamping_for_every_mode_and_metric() {
         let grid = Grid::from_rows(&["........", "..@@....", "....@...", "........"]).unwrap();
         for metric in [Metric::Euclidean, Metric::Path] {
@@ -140,10 +180,10 @@ mod tests {
                     })
                     .collect();
                 let mut seeds = Vec::new();
-                seeds_from_sources(&grid, &mut Stamper::new(), &sources, &mut seeds);
+                seeds_from_sources(&grid, &mut Stamper::new(), &sources, &mut seeds).unwrap();
                 let mut stamped = Layer::from_vec(vec![0.5; grid.len()]);
                 let mut seeded = stamped.clone();
-                Stamper::new().stamp_all(&grid, &mut stamped, &sources);
+                Stamper::new().stamp_all(&grid, &mut stamped, &sources).unwrap();
                 check(grid.len(), &seeds).unwrap();
                 apply(&grid, seeded.values_mut(), &seeds, |_| {});
                 assert_eq!(stamped, seeded, "{metric:?} {mode:?}");

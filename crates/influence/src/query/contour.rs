@@ -13,7 +13,12 @@ use crate::{layer::Layer, space::Grid, space::Space};
 /// an edge whose ends are on different sides (> 0 versus ≤ 0) at the linearly interpolated
 /// zero, and the crossings are joined by straight segments. A saddle (diagonal corners on
 /// the same side) is resolved by the average of the four corners, as in the classic
-/// algorithm. Blocks touching a wall are skipped: the front stops at walls.
+/// algorithm. Blocks touching a wall are skipped: the front stops at walls. Only blocks
+/// where the sides meet count — some corner above zero and some below — so the edge of one
+/// side's reach, where its influence fades to zero with no opponent there, is no front: one
+/// team alone has a front of length 0, as [`frontline_into`](super::frontline_into) marks
+/// no cell. (A front running exactly through cells at zero counts where such a cell has
+/// neighbours on both sides, as `frontline_into` marks it.)
 ///
 /// ```
 /// use influence::{query, Grid, Layer};
@@ -34,11 +39,29 @@ pub fn frontline_length(grid: &Grid, layer: &Layer) -> f32 {
             // Corners counter-clockwise from (x, y), matching `CORNERS`.
             let cells = [i, i + 1, i + w + 1, i + w];
             if cells.iter().all(|&c| grid.is_walkable(c) && layer[c].is_finite()) {
-                total += f64::from(square_length(cells.map(|c| layer[c])));
+                let v = cells.map(|c| layer[c]);
+                let sides_meet = v.iter().any(|&x| x > 0.0) && v.iter().any(|&x| x < 0.0);
+                // A front that runs exactly through cells at zero is in blocks of one side
+                // and zeros: it counts where such a zero cell touches both sides.
+                let on_zero_front =
+                    || cells.iter().any(|&c| layer[c] == 0.0 && touches_both_sides(grid, layer, c));
+                if sides_meet || on_zero_front() {
+                    total += f64::from(square_length(v));
+                }
             }
         }
     }
     total as f32 * grid.cell_size()
+}
+
+/// Whether walkable cell `c` has a walkable neighbour above zero and one below.
+fn touches_both_sides(grid: &Grid, layer: &Layer, c: usize) -> bool {
+    let (mut above, mut below) = (false, false);
+    grid.for_each_neighbour(c, |j, _| {
+        above |= layer[j] > 0.0;
+        below |= layer[j] < 0.0;
+    });
+    above && below
 }
 
 /// The unit square's corners, counter-clockwise; edge `e` runs from corner `e` to `e + 1`.
@@ -87,6 +110,22 @@ mod tests {
 
     fn field(grid: &Grid, f: impl Fn(Vec2) -> f32) -> Layer {
         Layer::from_vec((0..grid.len()).map(|i| f(grid.position(i).truncate())).collect())
+    }
+
+    #[test]
+    fn one_side_alone_has_no_front() {
+        let g = Grid::new(12, 12).unwrap();
+        // A single team's reach: positive in a disc, zero outside.
+        let alone = field(&g, |p| (4.0 - p.distance(Vec2::splat(6.0))).max(0.0));
+        assert_eq!(frontline_length(&g, &alone), 0.0);
+        let mut negated = alone.clone();
+        negated.map(|v| -v);
+        assert_eq!(frontline_length(&g, &negated), 0.0);
+        // An opponent's disc touching it makes a front.
+        let met = field(&g, |p| {
+            (4.0 - p.distance(Vec2::splat(4.0))).max(0.0) - (4.0 - p.distance(Vec2::splat(9.0))).max(0.0)
+        });
+        assert!(frontline_length(&g, &met) > 1.0);
     }
 
     #[test]

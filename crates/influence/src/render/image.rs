@@ -199,22 +199,68 @@ impl Default for RenderOptions {
 /// `1..=64`, invalid scale bounds or a marker position that is not finite.
 pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<RgbImage, Error> {
     let scale = prepare(grid, layer, opts.scale, opts.frontline.as_deref())?;
-    let s = opts.upscale;
-    if !(1..=MAX_UPSCALE).contains(&s) {
-        return Err(Error::BadNumber {
-            what: "upscale",
-            expected: "an integer in 1..=64",
-            value: f64::from(s),
-        });
-    }
+    let (w, h) = check_map(grid, opts.upscale, opts.routes.iter().flatten())?;
     for (at, _) in &opts.markers {
         finite("marker x", at.x)?;
         finite("marker y", at.y)?;
     }
-    if let Some(&bad) = opts.routes.iter().flatten().find(|&&i| i >= grid.len()) {
+    // Both sides are at most MAX_CELLS, which fits in u32.
+    let mut image = RgbImage::from_pixels(w as u32, h as u32, vec![0; 3 * w * h]);
+    let paint = Paint {
+        scale,
+        upscale: opts.upscale,
+        obstacles: opts.obstacles,
+        front: opts.frontline.as_deref(),
+        front_color: FRONTLINE_COLOR,
+        faint: false,
+        routes: &opts.routes,
+    };
+    paint_map(&mut image, (0, 0), grid, layer, &paint);
+    let s = i64::from(opts.upscale);
+    for &(at, color) in &opts.markers {
+        image.draw_marker(grid.to_cell_space(at) * s as f32, s, color);
+    }
+    Ok(image)
+}
+
+/// How a grid picture paints its cells and routes ([`paint_map`]): [`render_rgb`]'s map and
+/// the figure's.
+pub(super) struct Paint<'a> {
+    /// The checked scale.
+    pub(super) scale: Scale,
+    /// Pixels per cell side, checked by [`check_map`].
+    pub(super) upscale: u32,
+    /// Blocked cells drawn as walls.
+    pub(super) obstacles: bool,
+    /// Front-line cells, drawn in `front_color`.
+    pub(super) front: Option<&'a [bool]>,
+    /// The front line's colour.
+    pub(super) front_color: [u8; 3],
+    /// The layer's colours washed out ([`faded`]).
+    pub(super) faint: bool,
+    /// Routes as lists of cells, checked by [`check_map`].
+    pub(super) routes: &'a [Vec<usize>],
+}
+
+/// Checks what a grid picture needs beyond [`prepare`]: an upscale in `1..=`[`MAX_UPSCALE`],
+/// every listed cell on the grid, and at most [`MAX_CELLS`] pixels; returns the map's size
+/// in pixels.
+pub(super) fn check_map<'a>(
+    grid: &Grid,
+    upscale: u32,
+    mut cells: impl Iterator<Item = &'a usize>,
+) -> Result<(usize, usize), Error> {
+    if !(1..=MAX_UPSCALE).contains(&upscale) {
+        return Err(Error::BadNumber {
+            what: "upscale",
+            expected: "an integer in 1..=64",
+            value: f64::from(upscale),
+        });
+    }
+    if let Some(&bad) = cells.find(|&&i| i >= grid.len()) {
         return Err(Error::OutOfBounds { index: bad, len: grid.len() });
     }
-    let (w, h) = (grid.width() * s as usize, grid.height() * s as usize);
+    let (w, h) = (grid.width() * upscale as usize, grid.height() * upscale as usize);
     if w.checked_mul(h).is_none_or(|n| n > MAX_CELLS) {
         return Err(Error::BadSize {
             width: w,
@@ -222,43 +268,57 @@ pub fn render_rgb(grid: &Grid, layer: &Layer, opts: &RenderOptions) -> Result<Rg
             reason: "the image would have more than 2^28 pixels",
         });
     }
+    Ok((w, h))
+}
 
+/// A colour washed out towards white: a faint background under a front line (public as
+/// `render::figure::faded`).
+#[cfg_attr(not(feature = "figure"), allow(unreachable_pub))]
+pub fn faded(c: [u8; 3]) -> [u8; 3] {
+    c.map(|v| 255 - ((255 - u16::from(v)) * 3 / 10) as u8)
+}
+
+/// Paints `layer`'s cells, then the routes (a black line with a white casing through the
+/// cells' centres), into `image` with the map's top-left corner at `at`; the map must fit.
+pub(super) fn paint_map(image: &mut RgbImage, at: (i64, i64), grid: &Grid, layer: &Layer, p: &Paint<'_>) {
     let cell_color = |i: usize| {
-        if opts.obstacles && grid.blocked()[i] {
+        if p.obstacles && grid.blocked()[i] {
             OBSTACLE_COLOR
-        } else if opts.frontline.as_ref().is_some_and(|f| f[i]) {
-            FRONTLINE_COLOR
+        } else if p.front.is_some_and(|f| f[i]) {
+            p.front_color
+        } else if p.faint {
+            faded(p.scale.color(layer[i]))
         } else {
-            scale.color(layer[i])
+            p.scale.color(layer[i])
         }
     };
-    let mut pixels = Vec::with_capacity(3 * w * h);
+    let s = p.upscale as usize;
+    let stride = 3 * image.width as usize;
+    // The map lies inside the image, so its corner is not negative.
+    let (x0, y0) = (at.0 as usize, at.1 as usize);
+    let mut row = Vec::with_capacity(3 * grid.width() * s);
     for y in 0..grid.height() {
-        let row_start = pixels.len();
+        row.clear();
         for i in y * grid.width()..(y + 1) * grid.width() {
             let c = cell_color(i);
-            (0..s).for_each(|_| pixels.extend_from_slice(&c));
+            (0..s).for_each(|_| row.extend_from_slice(&c));
         }
-        (1..s).for_each(|_| pixels.extend_from_within(row_start..row_start + 3 * w));
+        for py in y0 + y * s..y0 + (y + 1) * s {
+            let start = py * stride + 3 * x0;
+            image.pixels[start..start + row.len()].copy_from_slice(&row);
+        }
     }
-
-    // Both sides are at most MAX_CELLS, which fits in u32.
-    let mut image = RgbImage { width: w as u32, height: h as u32, pixels };
-    let s = i64::from(s);
+    let s = i64::from(p.upscale);
     let centre = |i: usize| {
         let Cell { x, y } = grid.cell(i);
-        (x as i64 * s + s / 2, y as i64 * s + s / 2)
+        (at.0 + x as i64 * s + s / 2, at.1 + y as i64 * s + s / 2)
     };
     let thick = (s / 3).max(1);
     for (width, color) in [(thick + 2, [255, 255, 255]), (thick, FRONTLINE_COLOR)] {
-        for step in opts.routes.iter().flat_map(|r| r.windows(2)) {
+        for step in p.routes.iter().flat_map(|r| r.windows(2)) {
             image.line(centre(step[0]), centre(step[1]), width, color);
         }
     }
-    for &(at, color) in &opts.markers {
-        image.draw_marker(grid.to_cell_space(at) * s as f32, s, color);
-    }
-    Ok(image)
 }
 
 #[cfg(test)]

@@ -9,7 +9,8 @@
 //! `Scale::Sequential { min: 0.0, max: 1.0 }` over `[0, 1]`). One [`RenderOptions`] serves
 //! every renderer. Walls are drawn dark grey, an optional front-line mask black, NaN magenta,
 //! and markers as outlined diamonds at world positions. Image row 0 and the first text line
-//! are grid row y = 0.
+//! are grid row y = 0. With the `figure` feature, `render::figure` frames a picture with a title,
+//! a colour bar with values, a legend of teams and marker shapes per team.
 //!
 //! ```
 //! use influence::{render, Grid, Layer};
@@ -23,6 +24,8 @@
 //! ```
 
 mod colormap;
+#[cfg(feature = "figure")]
+pub mod figure;
 mod graph;
 mod image;
 #[cfg(feature = "png")]

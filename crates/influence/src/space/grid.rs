@@ -50,6 +50,13 @@ impl Cell {
     }
 }
 
+impl From<[usize; 2]> for Cell {
+    /// Cell `[x, y]`, as an error or a JSON document gives one.
+    fn from([x, y]: [usize; 2]) -> Self {
+        Self { x, y }
+    }
+}
+
 impl From<Cell> for [usize; 2] {
     /// `[x, y]`, as a JSON document or a report writes a cell.
     fn from(cell: Cell) -> Self {
@@ -246,6 +253,60 @@ impl Grid {
         inside.then(|| Cell { x: (c.x as usize).min(self.width - 1), y: (c.y as usize).min(self.height - 1) })
     }
 
+    /// The walkable cell whose centre is nearest to world point `p` (ties to the lower row,
+    /// then the lower column), or `None` if every cell is blocked or `p` is not finite: where
+    /// a source refused on a wall could stand ([`Source::check_placement`](crate::Source::check_placement)).
+    /// It searches outwards in square rings from the cell nearest `p`, so it costs about the
+    /// number of cells closer than the answer.
+    pub(crate) fn nearest_walkable(&self, p: Vec2) -> Option<Cell> {
+        if !p.is_finite() {
+            return None;
+        }
+        let u = self.to_cell_space(p);
+        let clamp = |v: f32, n: usize| (v.floor().max(0.0) as usize).min(n - 1);
+        let (cx, cy) = (clamp(u.x, self.width), clamp(u.y, self.height));
+        let d2 = |x: usize, y: usize| {
+            let (dx, dy) = (f64::from(u.x) - (x as f64 + 0.5), f64::from(u.y) - (y as f64 + 0.5));
+            dx * dx + dy * dy
+        };
+        let mut best: Option<(f64, usize, usize)> = None;
+        let limit = self.width.max(self.height);
+        for ring in 0..=limit {
+            // Every cell of this ring lies at least `ring - 1` cells from `p` on one axis
+            // (`p` is within the start cell or clamped towards the grid).
+            if let Some((b, ..)) = best {
+                let near = ring.saturating_sub(1) as f64;
+                if near * near > b {
+                    break;
+                }
+            }
+            let (x0, x1) = (cx.saturating_sub(ring), (cx + ring).min(self.width - 1));
+            let (y0, y1) = (cy.saturating_sub(ring), (cy + ring).min(self.height - 1));
+            let mut consider = |x: usize, y: usize| {
+                if !self.blocked[y * self.width + x] {
+                    let d = d2(x, y);
+                    if best.is_none_or(|(b, by, bx)| (d, y, x) < (b, by, bx)) {
+                        best = Some((d, y, x));
+                    }
+                }
+            };
+            for y in y0..=y1 {
+                if y + ring == cy || y == cy + ring {
+                    (x0..=x1).for_each(|x| consider(x, y));
+                } else {
+                    // Between its top and bottom rows a ring has only its two side columns.
+                    if cx >= ring {
+                        consider(cx - ring, y);
+                    }
+                    if ring > 0 && cx + ring < self.width {
+                        consider(cx + ring, y);
+                    }
+                }
+            }
+        }
+        best.map(|(_, y, x)| Cell { x, y })
+    }
+
     /// Index of the cell containing `p`, or `None` outside the grid.
     pub(crate) fn index_at(&self, p: Vec2) -> Option<usize> {
         self.cell_at(p).map(|c| c.y * self.width + c.x)
@@ -372,6 +433,21 @@ impl Space for Grid {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_nearest_walkable_cell_is_found_from_inside_and_outside_the_grid() {
+        use super::{Cell, Grid};
+        use glam::Vec2;
+        let grid = Grid::from_rows(&["@@@@.", "@@@@@", "....."]).unwrap();
+        assert_eq!(grid.nearest_walkable(grid.center(Cell::new(1, 0))), Some(Cell::new(1, 2)));
+        assert_eq!(grid.nearest_walkable(Vec2::new(9.0, -3.0)), Some(Cell::new(4, 0)));
+        assert_eq!(grid.nearest_walkable(grid.center(Cell::new(0, 2))), Some(Cell::new(0, 2)));
+        // Equally near: the lower row wins, then the lower column.
+        let tie = Grid::from_rows(&["@@@.", "@@@@", "...."]).unwrap();
+        assert_eq!(tie.nearest_walkable(tie.center(Cell::new(1, 0))), Some(Cell::new(3, 0)));
+        assert_eq!(Grid::from_rows(&["@@"]).unwrap().nearest_walkable(Vec2::ZERO), None);
+        assert_eq!(grid.nearest_walkable(Vec2::NAN), None);
+    }
+
     #[test]
     fn free_bits_follow_every_change_of_the_flags() {
         for w in [1, 63, 64, 65, 130] {

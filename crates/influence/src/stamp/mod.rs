@@ -52,6 +52,7 @@
 
 use std::collections::HashMap;
 
+use crate::error::Error;
 use crate::falloff::{Falloff, FalloffKey};
 use crate::layer::Layer;
 use crate::paths::PathScratch;
@@ -87,7 +88,7 @@ const MAX_KERNELS: usize = 256;
 /// let mut layer = Layer::for_space(&grid);
 /// let mut stamper = Stamper::new();
 /// let unit = Source::new(grid.center(Cell::new(4, 4)), 4.0, Falloff::Linear, 4.0)?;
-/// stamper.stamp(&grid, &mut layer, &unit);
+/// stamper.stamp(&grid, &mut layer, &unit)?;
 /// assert_eq!(layer[grid.index(Cell::new(4, 4)).unwrap()], 4.0);
 /// assert_eq!(layer[grid.index(Cell::new(5, 4)).unwrap()], 3.0);
 /// assert_eq!(layer[grid.index(Cell::new(8, 4)).unwrap()], 0.0);
@@ -165,7 +166,12 @@ impl Stamper {
         Self { direct_only: true, ..Self::default() }
     }
 
-    /// Stamps every source into `layer`, in order.
+    /// Stamps every source into `layer`, in order, except those that cannot be placed (see
+    /// [`stamp`](Self::stamp)): every other source is still stamped, and the first refusal
+    /// is returned.
+    ///
+    /// # Errors
+    /// [`Error::Unplaced`] for the first source that could not be placed.
     ///
     /// # Panics
     /// If `layer` was not made for `space` (different length).
@@ -174,15 +180,25 @@ impl Stamper {
         space: &S,
         layer: &mut Layer,
         sources: impl IntoIterator<Item = &'a Source>,
-    ) {
+    ) -> Result<(), Error> {
+        let mut first = Ok(());
         for source in sources {
-            self.stamp(space, layer, source);
+            let placed = self.stamp(space, layer, source);
+            if first.is_ok() {
+                first = placed;
+            }
         }
+        first
     }
 
     /// Stamps one source into `layer` of `space`: on a [`Grid`], a source at height 0 by the
     /// grid path (kernels, row loops); anywhere else as `stamp/space.rs` describes, with
     /// distances from the source's position lifted to its [height](Source::height).
+    ///
+    /// A source is never dropped silently: one that [`Source::check_placement`] refuses — on
+    /// a blocked grid cell, or a point or walking-distance source with no walkable cell
+    /// under it — is refused here with the same [`Error::Unplaced`], which names the
+    /// walkable cell nearest to it.
     ///
     /// ```
     /// use influence::{space::Graph, Falloff, Layer, Metric, Source, Stamper, glam::{Vec2, Vec3}};
@@ -191,27 +207,41 @@ impl Stamper {
     /// let graph = Graph::from_edges(positions, (1..5).map(|i| (i - 1, i)))?;
     /// let mut layer = Layer::for_space(&graph);
     /// let unit = Source::new(Vec2::new(0.0, 0.0), 8.0, Falloff::Linear, 8.0)?.with_metric(Metric::Path);
-    /// Stamper::new().stamp(&graph, &mut layer, &unit);
+    /// Stamper::new().stamp(&graph, &mut layer, &unit)?;
     /// assert_eq!(layer.values(), &[8.0, 6.0, 4.0, 2.0, 0.0]);
     /// # Ok::<(), influence::Error>(())
     /// ```
     ///
+    /// ```
+    /// use influence::{Cell, Error, Falloff, Grid, Layer, Source, Stamper};
+    /// let grid = Grid::from_rows(&["..@@", "...."])?;
+    /// let mut layer = Layer::for_space(&grid);
+    /// let in_wall = Source::new(grid.center(Cell::new(3, 0)), 1.0, Falloff::Linear, 3.0)?;
+    /// let refused = Stamper::new().stamp(&grid, &mut layer, &in_wall);
+    /// assert!(matches!(refused, Err(Error::Unplaced { nearest: Some([3, 1]), .. })));
+    /// assert!(layer.values().iter().all(|&v| v == 0.0)); // nothing written
+    /// # Ok::<(), influence::Error>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Error::Unplaced`], as above; nothing is written then.
+    ///
     /// # Panics
     /// If `layer` was not made for `space` (different length).
-    pub fn stamp<S: Space>(&mut self, space: &S, layer: &mut Layer, source: &Source) {
+    pub fn stamp<S: Space>(&mut self, space: &S, layer: &mut Layer, source: &Source) -> Result<(), Error> {
         assert_eq!(layer.len(), space.len(), "layer was not made for this space");
+        let start = source.start_cell(space)?;
         match space.as_grid() {
-            Some(grid) if source.height() == 0.0 => self.stamp_grid(grid, layer, source),
-            _ => self.stamp_located(space, layer, source),
+            Some(grid) if start.is_none() && source.height() == 0.0 => self.stamp_grid(grid, layer, source),
+            _ => self.stamp_located(space, layer, source, start),
         }
+        Ok(())
     }
 
-    /// The grid path: a cached kernel or direct evaluation, row by row. A point and a path
-    /// sweep are the same on a grid as on any space (`stamp_located`).
+    /// The grid path for a straight-line source: a cached kernel or direct evaluation, row
+    /// by row. (A point and a path sweep are the same on a grid as on any space:
+    /// `stamp_located`.)
     fn stamp_grid(&mut self, grid: &Grid, layer: &mut Layer, source: &Source) {
-        if matches!(source.falloff(), Falloff::Point) || source.metric() == Metric::Path {
-            return self.stamp_located(grid, layer, source);
-        }
         let at = Placement::of(grid, source);
         if let Some(kernel) = self.kernel_for(grid, source, at) {
             for row in &kernel.rows {
@@ -464,8 +494,8 @@ mod tests {
                             .unwrap()
                             .with_metric(metric)
                             .with_mode(mode);
-                        cached.stamp(&grid, &mut a, &src);
-                        direct.stamp(&grid, &mut b, &src);
+                        cached.stamp(&grid, &mut a, &src).unwrap();
+                        direct.stamp(&grid, &mut b, &src).unwrap();
                     }
                     assert!(!cached.kernels.is_empty());
                     let same = a.values().iter().zip(b.values()).all(|(p, q)| p.to_bits() == q.to_bits());
@@ -480,7 +510,7 @@ mod tests {
         let grid = Grid::new(7, 7).unwrap();
         let mut layer = Layer::for_space(&grid);
         let src = Source::new(Vec2::new(3.5, 3.5), 6.0, Falloff::Linear, 3.0).unwrap();
-        Stamper::new().stamp(&grid, &mut layer, &src);
+        Stamper::new().stamp(&grid, &mut layer, &src).unwrap();
         let at = |x, y| layer[grid.index(Cell::new(x, y)).unwrap()];
         assert_eq!(at(3, 3), 6.0);
         assert!((at(4, 4) - 6.0 * (1.0 - 2f32.sqrt() / 3.0)).abs() < 1e-6);
@@ -492,11 +522,9 @@ mod tests {
     fn off_centre_sources_measure_from_their_position() {
         let grid = Grid::new(4, 1).unwrap();
         let mut layer = Layer::for_space(&grid);
-        Stamper::new().stamp(
-            &grid,
-            &mut layer,
-            &Source::new(Vec2::new(1.0, 0.5), 1.0, Falloff::Linear, 2.0).unwrap(),
-        );
+        Stamper::new()
+            .stamp(&grid, &mut layer, &Source::new(Vec2::new(1.0, 0.5), 1.0, Falloff::Linear, 2.0).unwrap())
+            .unwrap();
         // Cell centres at 0.5, 1.5, 2.5, 3.5: distances 0.5, 0.5, 1.5, 2.5.
         assert_eq!(layer.values(), &[0.75, 0.75, 0.25, 0.0]);
     }
@@ -505,13 +533,60 @@ mod tests {
     fn blocked_cells_never_receive_influence() {
         let grid = Grid::from_rows(&["...", ".@.", "..."]).unwrap();
         let mut layer = Layer::for_space(&grid);
-        Stamper::new().stamp(
-            &grid,
-            &mut layer,
-            &Source::new(grid.center(Cell::new(1, 1)), 5.0, Falloff::Constant, 3.0).unwrap(),
-        );
+        let beside = Source::new(grid.center(Cell::new(0, 1)), 5.0, Falloff::Constant, 3.0).unwrap();
+        Stamper::new().stamp(&grid, &mut layer, &beside).unwrap();
         assert_eq!(layer[4], 0.0);
         assert_eq!(layer.values().iter().filter(|&&v| v == 5.0).count(), 8);
+    }
+
+    #[test]
+    fn sources_on_blocked_cells_are_refused_with_the_nearest_walkable_cell() {
+        let grid = Grid::from_rows(&["@@@@", "@@@.", "...."]).unwrap();
+        for metric in [Metric::Euclidean, Metric::Octile, Metric::Path] {
+            for falloff in [Falloff::Constant, Falloff::Point] {
+                let src =
+                    Source::new(grid.center(Cell::new(1, 0)), 5.0, falloff, 3.0).unwrap().with_metric(metric);
+                let mut layer = Layer::for_space(&grid);
+                let refused = Stamper::new().stamp(&grid, &mut layer, &src);
+                assert_eq!(
+                    refused,
+                    Err(Error::Unplaced { x: 1.5, y: 0.5, cell: Some([1, 0]), nearest: Some([1, 2]) })
+                );
+                assert_eq!(layer.sum(), 0.0, "nothing is written");
+            }
+        }
+        let message = Stamper::new()
+            .stamp(
+                &grid,
+                &mut Layer::for_space(&grid),
+                &Source::new(Vec2::new(1.5, 0.5), 1.0, Falloff::Point, 1.0).unwrap(),
+            )
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            message,
+            "the source at (1.5, 0.5) is on blocked cell (1, 0); the nearest walkable cell is (1, 2)"
+        );
+        // Off the grid: a walking-distance source has nowhere to start; a straight one reaches in.
+        let outside = Source::new(Vec2::new(-0.5, 2.5), 5.0, Falloff::Linear, 2.0).unwrap();
+        let mut layer = Layer::for_space(&grid);
+        assert!(Stamper::new().stamp(&grid, &mut layer, &outside).is_ok());
+        assert!(layer.sum() > 0.0);
+        let walking = outside.with_metric(Metric::Path);
+        assert!(matches!(
+            Stamper::new().stamp(&grid, &mut layer, &walking),
+            Err(Error::Unplaced { cell: None, nearest: Some([0, 2]), .. })
+        ));
+    }
+
+    #[test]
+    fn stamp_all_stamps_every_placed_source_and_returns_the_first_refusal() {
+        let grid = Grid::from_rows(&["..@", "..@"]).unwrap();
+        let at = |x, y| Source::new(grid.center(Cell::new(x, y)), 1.0, Falloff::Point, 1.0).unwrap();
+        let mut layer = Layer::for_space(&grid);
+        let refused = Stamper::new().stamp_all(&grid, &mut layer, &[at(0, 0), at(2, 0), at(1, 1), at(2, 1)]);
+        assert!(matches!(refused, Err(Error::Unplaced { cell: Some([2, 0]), .. })));
+        assert_eq!(layer.values(), &[1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
     }
 
     #[test]
@@ -520,8 +595,8 @@ mod tests {
         let mut path = Layer::for_space(&grid);
         let mut straight = Layer::for_space(&grid);
         let src = Source::new(grid.center(Cell::new(1, 1)), 1.0, Falloff::Linear, 4.0).unwrap();
-        Stamper::new().stamp(&grid, &mut straight, &src);
-        Stamper::new().stamp(&grid, &mut path, &src.clone().with_metric(Metric::Path));
+        Stamper::new().stamp(&grid, &mut straight, &src).unwrap();
+        Stamper::new().stamp(&grid, &mut path, &src.clone().with_metric(Metric::Path)).unwrap();
         assert!(straight[grid.index(Cell::new(3, 1)).unwrap()] > 0.0);
         assert_eq!(path[grid.index(Cell::new(3, 1)).unwrap()], 0.0);
         assert_eq!(path[grid.index(Cell::new(1, 1)).unwrap()], 1.0);
@@ -535,9 +610,9 @@ mod tests {
         let mut st = Stamper::new();
         let p =
             |x, s, m| Source::new(grid.center(Cell::new(x, 0)), s, Falloff::Point, 1.0).unwrap().with_mode(m);
-        st.stamp(&grid, &mut layer, &p(0, 2.0, Mode::Add));
-        st.stamp(&grid, &mut layer, &p(1, -4.0, Mode::Set));
-        st.stamp(&grid, &mut layer, &p(2, 0.5, Mode::Max));
+        st.stamp(&grid, &mut layer, &p(0, 2.0, Mode::Add)).unwrap();
+        st.stamp(&grid, &mut layer, &p(1, -4.0, Mode::Set)).unwrap();
+        st.stamp(&grid, &mut layer, &p(2, 0.5, Mode::Max)).unwrap();
         assert_eq!(layer.values(), &[3.0, -4.0, 1.0]);
     }
 
@@ -546,7 +621,8 @@ mod tests {
         let grid = Grid::new(5, 5).unwrap();
         let mut layer = Layer::for_space(&grid);
         let mut st = Stamper::new();
-        st.stamp(&grid, &mut layer, &Source::new(Vec2::new(-1.5, 2.5), 1.0, Falloff::Linear, 3.0).unwrap());
+        st.stamp(&grid, &mut layer, &Source::new(Vec2::new(-1.5, 2.5), 1.0, Falloff::Linear, 3.0).unwrap())
+            .unwrap();
         assert!(
             layer[grid.index(Cell::new(0, 2)).unwrap()] > 0.0
                 && layer[grid.index(Cell::new(4, 2)).unwrap()] == 0.0
@@ -555,8 +631,10 @@ mod tests {
             &grid,
             &mut layer,
             &Source::new(Vec2::new(1e30, -1e30), 1.0, Falloff::Constant, 1e30).unwrap(),
-        );
-        st.stamp(&grid, &mut layer, &Source::new(Vec2::new(2.5, 2.5), 1.0, Falloff::Constant, 1e30).unwrap());
+        )
+        .unwrap();
+        st.stamp(&grid, &mut layer, &Source::new(Vec2::new(2.5, 2.5), 1.0, Falloff::Constant, 1e30).unwrap())
+            .unwrap();
         assert!(layer.values().iter().all(|v| v.is_finite() && *v >= 1.0));
     }
 
@@ -586,7 +664,11 @@ mod tests {
         let mut stamper = Stamper::direct();
         for src in sources {
             assert!(!matches!(src.falloff(), Falloff::Point) && src.metric() != Metric::Path);
-            stamper.stamp(grid, &mut fast, src);
+            if stamper.stamp(grid, &mut fast, src).is_err() {
+                // Refused whole, as it stands on a wall: the rows are not compared.
+                assert!(grid.cell_at(src.position()).is_some_and(|c| grid.is_blocked(c)));
+                continue;
+            }
             by_footprint_rows(grid, &mut rows, src);
             let diff = fast.values().iter().zip(rows.values()).position(|(p, q)| p.to_bits() != q.to_bits());
             assert!(

@@ -30,23 +30,27 @@ use crate::space::Space;
 
 impl Stamper {
     /// Stamps `source`, standing at its position lifted to its height, into `layer` of any
-    /// [`Space`], as the module documentation describes.
-    pub(super) fn stamp_located<L: Space>(&mut self, space: &L, layer: &mut Layer, source: &Source) {
+    /// [`Space`], as the module documentation describes. `start` is the cell a point or
+    /// walking-distance source starts from ([`Source::start_cell`]); `None` for the
+    /// straight metrics.
+    pub(super) fn stamp_located<L: Space>(
+        &mut self,
+        space: &L,
+        layer: &mut Layer,
+        source: &Source,
+        start: Option<usize>,
+    ) {
         let at = source.position().extend(source.height());
-        let (mode, radius) = (source.mode(), source.radius());
+        let (mode, radius, metric) = (source.mode(), source.radius(), source.metric());
         let values = layer.values_mut();
-        if matches!(source.falloff(), Falloff::Point) {
-            if let Some(i) = space.locate(at) {
-                values[i] = mode.apply(values[i], source.strength());
+        if let Some(start) = start {
+            if matches!(source.falloff(), Falloff::Point) {
+                values[start] = mode.apply(values[start], source.strength());
+            } else {
+                self.paths.sweep(space, &[(start, 0.0)], radius, |i, d| {
+                    values[i] = mode.apply(values[i], source.value_at(d));
+                });
             }
-            return;
-        }
-        let metric = source.metric();
-        if metric == Metric::Path {
-            let Some(start) = space.locate(at) else { return };
-            self.paths.sweep(space, &[(start, 0.0)], radius, |i, d| {
-                values[i] = mode.apply(values[i], source.value_at(d));
-            });
             return;
         }
         // Every straight metric is at least the Euclidean distance, so the ball holds the footprint.
@@ -89,8 +93,8 @@ mod tests {
                         .unwrap()
                         .with_metric(metric)
                         .with_mode(mode);
-                    Stamper::new().stamp(&grid, &mut a, &src);
-                    Stamper::new().stamp_located(&grid, &mut b, &src);
+                    Stamper::new().stamp(&grid, &mut a, &src).unwrap();
+                    Stamper::new().stamp_located(&grid, &mut b, &src, src.start_cell(&grid).unwrap());
                 }
                 if metric == Metric::Path {
                     assert_eq!(a, b, "{metric:?} {mode:?}");
@@ -109,17 +113,17 @@ mod tests {
         let mut layer = Layer::for_space(&grid);
         let mut stamper = Stamper::new();
         let src = Source::new(grid.center(Cell::new(2, 1)), 3.0, Falloff::Point, 1.0).unwrap();
-        stamper.stamp_located(&grid, &mut layer, &src);
+        stamper.stamp(&grid, &mut layer, &src).unwrap();
         assert_eq!(layer[5], 3.0);
         let wall = Source::new(grid.center(Cell::new(1, 1)), 3.0, Falloff::Point, 1.0).unwrap();
-        stamper.stamp_located(&grid, &mut layer, &wall);
+        assert!(stamper.stamp(&grid, &mut layer, &wall).is_err());
         assert_eq!(layer.sum(), 3.0);
         // One unit above the middle of the top row: the cell under it is 1 away, its
         // neighbours √2 (or walls), so a radius of 1.2 reaches that cell alone.
         let mut above = Source::new(grid.center(Cell::new(1, 0)), 1.0, Falloff::Constant, 1.2).unwrap();
         above.set_height(1.0).unwrap();
         let mut lifted = Layer::for_space(&grid);
-        stamper.stamp(&grid, &mut lifted, &above);
+        stamper.stamp(&grid, &mut lifted, &above).unwrap();
         assert_eq!(lifted.values(), &[0.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
     }
 }

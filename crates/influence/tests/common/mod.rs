@@ -3,7 +3,7 @@
 #![allow(dead_code)] // Each test file uses a different subset.
 
 use influence::Cell;
-use influence::{Band, Connectivity, Falloff, Grid, Metric};
+use influence::{Band, Connectivity, Falloff, Grid, Layer, Metric, Source, Stamper};
 use proptest::prelude::*;
 
 /// Random grids with sides in `sides`, each cell blocked with probability `walls`, 4- or
@@ -42,4 +42,18 @@ pub fn falloff() -> impl Strategy<Value = Falloff> {
 /// Every distance metric.
 pub fn metric() -> impl Strategy<Value = Metric> {
     prop_oneof![Just(Metric::Euclidean), Just(Metric::Manhattan), Just(Metric::Octile), Just(Metric::Path)]
+}
+
+/// Stamps `src`, which the stamper may refuse only when it stands on a wall of `grid` (and
+/// then writes nothing); returns whether it was stamped.
+pub fn stamp_unless_walled(stamper: &mut Stamper, grid: &Grid, layer: &mut Layer, src: &Source) -> bool {
+    let before = layer.clone();
+    match stamper.stamp(grid, layer, src) {
+        Ok(()) => true,
+        Err(e) => {
+            assert!(grid.cell_at(src.position()).is_some_and(|c| grid.is_blocked(c)), "{e}");
+            assert_eq!(*layer, before, "a refused source writes nothing");
+            false
+        }
+    }
 }
