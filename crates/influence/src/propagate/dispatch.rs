@@ -43,6 +43,7 @@ fn allowed() -> u8 {
 fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     #[cfg(target_arch = "x86_64")]
     if let Some(kernel) = Avx512::<R, EIGHT>::new().filter(|_| allowed() >= 2) {
+        let kernel = kernel.for_rows(pass.input, pass.grid.width());
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
         return unsafe { avx512(kernel, pass, out, scratch) };
     }

@@ -150,12 +150,15 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     // Mask rows in flight (step 1 needs t+1, step `steps` t−steps), rounded up to a power
     // of two: a row's slot is then a mask, not a division, several times a row.
     let depth = (steps + 2).next_power_of_two();
+    // The ring rows start at the input rows' offset from a 64-byte boundary (16 floats), so
+    // that a kernel whose vectors follow the input's cache lines finds them in the rings too.
     scratch.values.clear();
-    scratch.values.resize((steps - 1) * ring + w, 0.0);
+    scratch.values.resize((steps - 1) * ring + w + 15, 0.0);
+    let skew = (input.as_ptr() as usize / 4).wrapping_sub(scratch.values.as_ptr() as usize / 4) % 16;
     scratch.masks.clear();
     scratch.masks.resize((depth + 1) * len, 0);
     let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * len);
-    let (rings, zeros) = scratch.values.split_at_mut((steps - 1) * ring);
+    let (rings, zeros) = scratch.values[skew..][..(steps - 1) * ring + w].split_at_mut((steps - 1) * ring);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
 
     // Step `l` (1-based) computes rows `span(l)`: the band plus its halo for the steps after.
