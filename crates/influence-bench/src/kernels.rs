@@ -13,7 +13,9 @@
 //! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | `baseline::FlatStep` (no walls, one thread) | map cell |
 //! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | `baseline::iterate_to_still`: the library's step, iterated so | map cell, per solve |
+//! | `steady_far` | the same with decay 0.05 per cell (about 180 steps to converge) | the same | the same | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | — | cell the fill heats |
+//! | `frame` | one frame of a game: 1,000 units per 256² (linear, radius 8, anywhere) stamped for 2 teams, `Analysis::update`, 50 diffusion steps (fused) of one team's map, 10 `query::top_n` (5 spots, spacing 1–10) | the same with `reference::stamp`, `reference::analysis`, 50 reference steps and `reference::top_n` | — | map cell, per frame |
 //!
 //! Each kernel is timed in turns with its baseline and the copy, so that they see the same load on a
 //! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
@@ -31,6 +33,7 @@ use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps};
+use influence::query::{self, Extreme};
 use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
@@ -73,8 +76,10 @@ const KERNELS: &[Kernel] = &[
     Kernel { name: "diffuse8", setup: |size, t| diffuse(size, Connectivity::Eight, 1, t), parallel: true },
     Kernel { name: "fused4", setup: |size, t| diffuse(size, Connectivity::Four, FUSED, t), parallel: true },
     Kernel { name: "fused8", setup: |size, t| diffuse(size, Connectivity::Eight, FUSED, t), parallel: true },
-    Kernel { name: "steady", setup: |size, _| steady(size), parallel: false },
+    Kernel { name: "steady", setup: |size, _| steady(size, 0.5), parallel: false },
+    Kernel { name: "steady_far", setup: |size, _| steady(size, 0.05), parallel: false },
     Kernel { name: "flood", setup: |size, _| flood(size), parallel: false },
+    Kernel { name: "frame", setup: |size, _| frame(size), parallel: false },
 ];
 
 /// Every kernel's name, for `--kernels` validation.
@@ -321,12 +326,13 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     )
 }
 
-/// The steady state, solved in one sweep against the reference step iterated from rest
-/// until it changes nothing (momentum 1 makes both the same map, bit for bit).
-fn steady(size: usize) -> Runs {
+/// The steady state against the reference step iterated from rest until it changes nothing
+/// (momentum 1 makes both the same map, bit for bit), with `decay` per cell: 0.5 converges
+/// in about 20 steps, 0.05 in about 180.
+fn steady(size: usize, decay: f32) -> Runs {
     let grid = walled(size, Connectivity::Eight);
     let seeds = seeds(&grid);
-    let d = Diffusion::new(0.5, 1.0).expect("valid");
+    let d = Diffusion::new(decay, 1.0).expect("valid");
     let n = size * size;
     let mut solver = SteadyState::default();
     let mut out = Layer::for_space(&grid);
@@ -345,6 +351,73 @@ fn steady(size: usize) -> Runs {
         Some(Box::new(move || {
             black_box(baseline::iterate_to_still(&g3, &d, &s3, &mut p, &mut previous, 100_000));
         })),
+        n,
+    )
+}
+
+/// Units per team of the `frame` kernel: 500 per 256² (1,000 in all), in proportion.
+fn units(size: usize) -> usize {
+    (size * size * 500 / (256 * 256)).max(1)
+}
+
+/// One frame of a game on a `size` map (8-connected, ~10 % walls): each team's units
+/// stamped into its map, the compound maps, 50 steps of one team's map, 10 top-N queries.
+fn frame(size: usize) -> Runs {
+    let grid = walled(size, Connectivity::Eight);
+    let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
+    // Units stand on walkable cells, as a game's do (stamping refuses one on a wall).
+    let team = |rng: &mut Rng| -> Vec<Source> {
+        let mut units_ = Vec::with_capacity(units(size));
+        while units_.len() < units(size) {
+            let at = Vec2::new(rng.range(0.0, size as f32), rng.range(0.0, size as f32));
+            let strength = rng.range(1.0, 5.0);
+            if grid.cell_at(at).is_some_and(|c| !grid.is_blocked(c)) {
+                units_.push(Source::new(at, strength, Falloff::Linear, 8.0).expect("finite"));
+            }
+        }
+        units_
+    };
+    let (red, blue) = (team(&mut rng), team(&mut rng));
+    let d = Diffusion::new(0.3, 0.5).expect("valid");
+    const STEPS: usize = 50;
+    const QUERIES: usize = 10;
+    let (g2, r2, b2) = (grid.clone(), red.clone(), blue.clone());
+    let (mut layers, mut stamper) = ([Layer::for_space(&grid), Layer::for_space(&grid)], Stamper::new());
+    let n = size * size;
+    let mut maps = Analysis::new(n);
+    let mut p = Propagator::new(&grid, d);
+    let mut naive = [Layer::for_space(&grid), Layer::for_space(&grid)];
+    (
+        Box::new(move || {
+            for (layer, units) in layers.iter_mut().zip([&red, &blue]) {
+                layer.fill(0.0);
+                stamper.stamp_all(&grid, layer, units).expect("units stand on walkable cells");
+            }
+            maps.update(&layers[0], &[&layers[1]]);
+            p.values_mut().values_mut().copy_from_slice(layers[0].values());
+            drop(p.step(&grid, Steps { count: STEPS, ..Steps::default() }));
+            for q in 0..QUERIES {
+                black_box(query::top_n(&grid, p.values(), 5, (q + 1) as f32, Extreme::Highest));
+            }
+            black_box(&maps);
+        }),
+        Box::new(move || {
+            for (layer, units) in naive.iter_mut().zip([&r2, &b2]) {
+                layer.fill(0.0);
+                reference::stamp(&g2, layer, units);
+            }
+            black_box(reference::analysis(naive[0].values(), naive[1].values()));
+            let values = naive[0].values().to_vec();
+            let mut r = DiffusionReference { map: values.clone(), buffer: values };
+            for _ in 0..STEPS {
+                r.step(&g2, &d);
+            }
+            let diffused = Layer::from_vec(r.buffer);
+            for q in 0..QUERIES {
+                black_box(reference::top_n(&g2, &diffused, 5, (q + 1) as f32));
+            }
+        }),
+        None,
         n,
     )
 }
@@ -390,6 +463,16 @@ mod tests {
                 assert_eq!(fill.heat(), heat.as_slice(), "{connectivity:?}");
                 assert_eq!(p.cell, cell, "{connectivity:?}");
             }
+        }
+    }
+
+    #[test]
+    fn the_plain_top_n_agrees_with_the_library() {
+        let grid = walled(40, Connectivity::Eight);
+        let layer = Layer::from_vec((0..40 * 40).map(|i| ((i * 7919) % 97) as f32 / 7.0).collect());
+        for spacing in [0.0, 1.0, 3.5, 10.0] {
+            let want = query::top_n(&grid, &layer, 6, spacing, Extreme::Highest);
+            assert_eq!(reference::top_n(&grid, &layer, 6, spacing), want, "spacing {spacing}");
         }
     }
 

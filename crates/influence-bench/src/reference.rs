@@ -31,6 +31,30 @@ pub fn stamp(grid: &Grid, layer: &mut Layer, sources: &[Source]) {
     }
 }
 
+/// The `n` highest walkable cells at least `spacing` apart, the plain way: every walkable
+/// cell sorted by value (highest first, ties by the lower index), then taken greedily when
+/// far enough from every cell taken (NaNs are never taken).
+pub fn top_n(grid: &Grid, layer: &Layer, n: usize, spacing: f32) -> Vec<(usize, f32)> {
+    let mut cells: Vec<(f32, usize)> = Vec::new();
+    for i in 0..grid.len() {
+        if grid.is_walkable(i) && !layer[i].is_nan() {
+            cells.push((layer[i], i));
+        }
+    }
+    cells.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<(usize, f32)> = Vec::new();
+    for (v, i) in cells {
+        if chosen.len() == n {
+            break;
+        }
+        let p = grid.position(i);
+        if chosen.iter().all(|&(j, _)| grid.position(j).distance(p) >= spacing) {
+            chosen.push((i, v));
+        }
+    }
+    chosen
+}
+
 /// The five compound maps of two teams, each built as a fresh vector with checked indexing:
 /// influence, tension, tension product, vulnerability, directed vulnerability.
 pub fn analysis(mine: &[f32], theirs: &[f32]) -> [Vec<f32>; 5] {

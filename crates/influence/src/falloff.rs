@@ -125,6 +125,7 @@ impl Falloff {
     }
 
     /// Identity for caching precomputed kernels: equal keys mean equal curves.
+    #[inline]
     pub(crate) fn key(&self) -> FalloffKey {
         let bits = |v: f32| u64::from(v.to_bits());
         match self {

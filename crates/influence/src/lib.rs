@@ -34,9 +34,10 @@
 //! ## Features
 //!
 //! All off by default; the core needs only `glam`, `thiserror` and `rstar`.
-//! The crate denies `unsafe` everywhere but two modules of the grid step: `propagate::dispatch`,
-//! which calls the AVX2 or AVX-512 build of the kernel after checking that the CPU has it,
-//! and `propagate::avx512`, the AVX-512 kernel's intrinsics.
+//! The crate denies `unsafe` everywhere but the modules of the vector kernels, each of which
+//! runs only after checking that the CPU has the instructions: `propagate::dispatch`, which
+//! calls the AVX2 or AVX-512 build of the grid step, `propagate::avx512`, that step's AVX-512
+//! intrinsics, and `stamp::x86`, stamping's AVX-512 rows and prefetches.
 //!
 //! - `png`: `render::encode_png` and `render::write_png` (the `png` crate, default
 //!   features off).
@@ -112,6 +113,7 @@ pub mod query;
 pub mod registry;
 pub mod render;
 pub mod route;
+mod simd;
 pub mod source;
 pub mod space;
 pub mod stamp;

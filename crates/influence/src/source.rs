@@ -301,7 +301,7 @@ impl Source {
 
     /// Why the source has no place: on a grid, the blocked cell it stands on (if any) and
     /// the walkable cell nearest to it.
-    fn unplaced(&self, grid: Option<&Grid>) -> Error {
+    pub(crate) fn unplaced(&self, grid: Option<&Grid>) -> Error {
         let p = self.position;
         Error::Unplaced {
             x: p.x,

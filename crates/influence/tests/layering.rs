@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first: a module may import from modules of a lower rank only.
 const RANKS: &[(&str, u32)] = &[
     ("error", 0),
+    ("simd", 0),
     ("space", 1),
     ("falloff", 2),
     ("source", 3),

@@ -10,11 +10,10 @@
 //! It is read once per process; any other value leaves the choice to the CPU.
 #![allow(unsafe_code)]
 
-use std::sync::OnceLock;
-
 use super::diffuse::{DecayKind, Exp, Lin, Rule};
 use super::fused::{fused, Pass, RowKernel, Scratch};
 use super::portable::Portable;
+use crate::simd::allowed;
 use crate::space::Connectivity;
 
 #[cfg(target_arch = "x86_64")]
@@ -30,19 +29,10 @@ pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     }
 }
 
-/// The widest kernel `INFLUENCE_KERNEL` allows: 2 for AVX-512, 1 for AVX2, 0 for portable.
-fn allowed() -> u8 {
-    static ALLOWED: OnceLock<u8> = OnceLock::new();
-    *ALLOWED.get_or_init(|| match std::env::var("INFLUENCE_KERNEL").as_deref() {
-        Ok("portable") => 0,
-        Ok("avx2") => 1,
-        _ => 2,
-    })
-}
-
 fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     #[cfg(target_arch = "x86_64")]
     if let Some(kernel) = Avx512::<R, EIGHT>::new().filter(|_| allowed() >= 2) {
+        let kernel = kernel.for_rows(pass.input, pass.grid.width());
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
         return unsafe { avx512(kernel, pass, out, scratch) };
     }

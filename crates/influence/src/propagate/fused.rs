@@ -101,6 +101,10 @@ pub(super) fn max_fused(width: usize) -> usize {
 /// How many rows below the one it computes the first step asks for the input's rows.
 const AHEAD: usize = 3;
 
+/// Maps of fewer cells (a 1 MiB layer) are not prefetched: their input is in the caches
+/// already, and a prefetch per chunk only takes a load's place.
+const PREFETCH_CELLS: usize = 1 << 18;
+
 /// Maps of at least this many cells (a 16 MiB layer, or 2048 × 2048) have their pass's
 /// output written past the caches (non-temporal stores, where the kernel has them): the
 /// input, the output and the walls no longer fit in a typical last-level cache, so the
@@ -109,12 +113,12 @@ const AHEAD: usize = 3;
 pub(super) const STREAM_CELLS: usize = 1 << 22;
 
 /// Writes the wall data of row `y` (if in the grid) into its slot of a ring of `depth` rows
-/// of `len` words. A function, not a closure, so that it is inlined and compiled for the
-/// caller's target features.
+/// (a power of two) of `len` words. A function, not a closure, so that it is inlined and
+/// compiled for the caller's target features.
 #[inline(always)]
 fn fill_masks<K: RowKernel>(kernel: K, ring: &mut [u32], grid: &Grid, y: usize, depth: usize, len: usize) {
     if y < grid.height() {
-        kernel.fill(grid, y, &mut ring[(y % depth) * len..][..len]);
+        kernel.fill(grid, y, &mut ring[(y & (depth - 1)) * len..][..len]);
     }
 }
 
@@ -143,13 +147,18 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);
     let ring = 3 * w;
-    let depth = steps + 2; // mask rows in flight: step 1 needs t+1, step `steps` t−steps
+    // Mask rows in flight (step 1 needs t+1, step `steps` t−steps), rounded up to a power
+    // of two: a row's slot is then a mask, not a division, several times a row.
+    let depth = (steps + 2).next_power_of_two();
+    // The ring rows start at the input rows' offset from a 64-byte boundary (16 floats), so
+    // that a kernel whose vectors follow the input's cache lines finds them in the rings too.
     scratch.values.clear();
-    scratch.values.resize((steps - 1) * ring + w, 0.0);
+    scratch.values.resize((steps - 1) * ring + w + 15, 0.0);
+    let skew = (input.as_ptr() as usize / 4).wrapping_sub(scratch.values.as_ptr() as usize / 4) % 16;
     scratch.masks.clear();
     scratch.masks.resize((depth + 1) * len, 0);
     let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * len);
-    let (rings, zeros) = scratch.values.split_at_mut((steps - 1) * ring);
+    let (rings, zeros) = scratch.values[skew..][..(steps - 1) * ring + w].split_at_mut((steps - 1) * ring);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
 
     // Step `l` (1-based) computes rows `span(l)`: the band plus its halo for the steps after.
@@ -168,7 +177,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
         for l in 1..=steps {
             let Some(y) = (t + 1).checked_sub(l).filter(|y| span(l).contains(y)) else { continue };
             let m = |y: Option<usize>| {
-                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y % depth) * len..][..len])
+                y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y & (depth - 1)) * len..][..len])
             };
             let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
             // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
@@ -183,7 +192,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             // On maps larger than the caches, rows of the input come from memory: the first
             // step asks for them a few rows early.
             let ahead = match input.get((y + AHEAD) * w..) {
-                Some(row) if l == 1 => row.as_ptr(),
+                Some(row) if l == 1 && input.len() >= PREFETCH_CELLS => row.as_ptr(),
                 _ => std::ptr::null(),
             };
             if l == steps {

@@ -296,8 +296,12 @@ impl Propagator {
     fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], bands: usize) {
         self.begin(grid);
         self.sorted.clear();
-        self.sorted.extend(seeds.iter().filter(|s| grid.is_walkable(s.cell)));
-        self.sorted.sort_by_key(|s| s.cell); // stable: seeds on one cell keep their order
+        // Only the steps after a pass's first read the sorted seeds (the first finds them
+        // written into its input): a single step skips the sort.
+        if n > 1 {
+            self.sorted.extend(seeds.iter().filter(|s| grid.is_walkable(s.cell)));
+            self.sorted.sort_by_key(|s| s.cell); // stable: seeds on one cell keep their order
+        }
         let (w, h) = (grid.width(), grid.height());
         // Bands of at least 16 rows: thinner ones would spend more on their halos.
         let band = h.div_ceil(bands.clamp(1, h.div_ceil(16).max(1)));

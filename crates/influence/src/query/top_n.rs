@@ -38,10 +38,11 @@ pub fn top_n<S: Space>(
         return Vec::new();
     }
     let spacing = min_spacing.max(0.0);
-    // Integer keys sort about 3× faster than comparisons that look values up in the layer.
-    let mut candidates: Vec<(u32, usize)> = (0..space.len())
+    // Integer keys sort about 3× faster than comparisons that look values up in the layer,
+    // and one word (rank, then cell) faster than a pair. Spaces hold at most 2²⁸ cells.
+    let mut candidates: Vec<u64> = (0..space.len())
         .filter(|&i| space.is_walkable(i) && !layer[i].is_nan())
-        .map(|i| (which.rank(layer[i]), i))
+        .map(|i| u64::from(which.rank(layer[i])) << 32 | i as u64)
         .collect();
     let mut chosen: Vec<(usize, f32, Vec3)> = Vec::with_capacity(n.min(candidates.len()));
     in_order(&mut candidates, n, |i| {
@@ -56,10 +57,13 @@ pub fn top_n<S: Space>(
 
 /// Calls `visit` on the cells of `keys` in ascending key order until it returns `false`,
 /// sorting only as far as needed: a partial selection brings the next block to the front,
-/// and blocks grow 4× so a scan deep into the list costs O(len · log len) in all.
-fn in_order(keys: &mut [(u32, usize)], first_block: usize, mut visit: impl FnMut(usize) -> bool) {
+/// and blocks grow 4× so a scan deep into the list costs O(len · log len) in all. The first
+/// block holds at least 256 keys: sorting those costs a few microseconds, and spaced spots
+/// usually lie deeper than a handful of keys, where each smaller block would cost a
+/// selection over the whole list (on 256² with spacing 1–10, a fifth of a query's time).
+fn in_order(keys: &mut [u64], first_block: usize, mut visit: impl FnMut(usize) -> bool) {
     let mut rest = keys;
-    let mut block = first_block.max(16);
+    let mut block = first_block.max(256);
     while !rest.is_empty() {
         let take = block.min(rest.len());
         if take < rest.len() {
@@ -67,8 +71,8 @@ fn in_order(keys: &mut [(u32, usize)], first_block: usize, mut visit: impl FnMut
         }
         let (head, tail) = rest.split_at_mut(take);
         head.sort_unstable();
-        for &(_, i) in head.iter() {
-            if !visit(i) {
+        for &key in head.iter() {
+            if !visit((key & u64::from(u32::MAX)) as usize) {
                 return;
             }
         }
@@ -112,6 +116,43 @@ mod tests {
         assert_eq!(top_n(&g, &l, 2, 0.0, Highest)[1].1, 9.0);
         // Spacing so large that only one spot fits.
         assert_eq!(top_n(&g, &l, 3, 100.0, Highest).len(), 1);
+    }
+
+    /// Against every candidate sorted by value (ties by cell) and taken greedily, on maps
+    /// with many ties and some NaNs.
+    #[test]
+    fn spots_are_the_greedy_choice_over_all_candidates_in_order() {
+        let g = Grid::new(60, 40).unwrap();
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for case in 0..100 {
+            let l = Layer::from_vec(
+                (0..g.len())
+                    .map(|_| if next() % 50 == 0 { f32::NAN } else { (next() % 40) as f32 })
+                    .collect(),
+            );
+            let n = 1 + (next() % 40) as usize;
+            let spacing = (next() % 12) as f32;
+            for which in [Highest, Lowest] {
+                let mut cells: Vec<usize> = (0..g.len()).filter(|&i| !l[i].is_nan()).collect();
+                cells.sort_by_key(|&i| (which.rank(l[i]), i));
+                let mut want: Vec<(usize, f32)> = Vec::new();
+                for i in cells {
+                    let p = g.position(i);
+                    if want.len() < n && want.iter().all(|&(j, _)| g.position(j).distance(p) >= spacing) {
+                        want.push((i, l[i]));
+                    }
+                }
+                let bits = |v: &[(usize, f32)]| v.iter().map(|&(i, x)| (i, x.to_bits())).collect::<Vec<_>>();
+                let got = top_n(&g, &l, n, spacing, which);
+                assert_eq!(bits(&got), bits(&want), "case {case}, n {n}, spacing {spacing}");
+            }
+        }
     }
 
     #[test]

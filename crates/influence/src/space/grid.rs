@@ -254,6 +254,7 @@ impl Grid {
     }
 
     /// Row-major index of `cell`, or `None` outside the grid.
+    #[inline]
     pub fn index(&self, cell: Cell) -> Option<usize> {
         (cell.x < self.width && cell.y < self.height).then(|| cell.y * self.width + cell.x)
     }
@@ -270,12 +271,14 @@ impl Grid {
     }
 
     /// A world point in continuous cell units: cell (x, y) spans `[x, x+1) × [y, y+1)`.
+    #[inline]
     pub(crate) fn to_cell_space(&self, p: Vec2) -> Vec2 {
         (p - self.origin) / self.cell_size
     }
 
     /// The cell containing world point `p`, or `None` outside the grid (or for NaN). Its
     /// index is [`index`](Self::index) of it.
+    #[inline]
     pub fn cell_at(&self, p: Vec2) -> Option<Cell> {
         let c = self.to_cell_space(p);
         let inside = c.x >= 0.0 && c.y >= 0.0 && c.x < self.width as f32 && c.y < self.height as f32;
@@ -343,6 +346,7 @@ impl Grid {
     }
 
     /// Whether `cell` is blocked; cells outside the grid count as blocked.
+    #[inline]
     pub fn is_blocked(&self, cell: Cell) -> bool {
         self.index(cell).is_none_or(|i| self.blocked[i])
     }
@@ -369,6 +373,7 @@ impl Grid {
     /// (x, y) is walkable; bits past the row's end are clear. Empty beyond the grid. Kept
     /// beside [`blocked`](Self::blocked) for code that reads walls 64 cells at a time (the
     /// grid step reads an eighth of the bytes that way).
+    #[inline]
     pub(crate) fn free_bits(&self, y: usize) -> &[u64] {
         let words = self.width.div_ceil(64);
         self.free.get(y.saturating_mul(words)..).and_then(|f| f.get(..words)).unwrap_or(&[])

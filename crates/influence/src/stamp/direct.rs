@@ -3,7 +3,7 @@
 //! (or beyond the kernel cache) costs. It covers the cells [`footprint_row`](super::footprint_row)
 //! covers with the same operations per cell, so it gives the same bits.
 
-use super::{reach, Placement};
+use super::Placement;
 use crate::source::{Metric, Source};
 use crate::space::Grid;
 
@@ -98,15 +98,17 @@ const LANES: isize = 4;
 /// What [`direct_rows`] needs of one source on one grid.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Frame {
-    radius: f32,
-    cell_size: f32,
-    strength: f32,
+    pub(super) radius: f32,
+    /// The radius in cells.
+    reach_cells: f32,
+    pub(super) cell_size: f32,
+    pub(super) strength: f32,
     /// The source's cell, and its position relative to that cell's centre (in cells).
-    cx: isize,
-    cy: isize,
-    fx: f32,
+    pub(super) cx: isize,
+    pub(super) cy: isize,
+    pub(super) fx: f32,
     fy: f32,
-    width: isize,
+    pub(super) width: isize,
     height: isize,
     reach: isize,
     /// The footprint's columns within the grid, relative to `cx`.
@@ -119,8 +121,7 @@ pub(super) struct Frame {
 
 impl Frame {
     /// `None` when the source's columns lie wholly beside the grid.
-    pub(super) fn new(grid: &Grid, source: &Source, at: Placement) -> Option<Self> {
-        let reach = reach(grid, source);
+    pub(super) fn new(grid: &Grid, source: &Source, at: Placement, reach: isize) -> Option<Self> {
         let (width, height) = (grid.width() as isize, grid.height() as isize);
         let (cx, cy) = at.cell;
         let (dx_lo, dx_hi) = ((-reach).max(-cx), reach.min(width - 1 - cx));
@@ -133,6 +134,7 @@ impl Frame {
         let span = ((dx_lo - short(dx_lo, hi)).max(-cx), hi);
         Some(Self {
             radius: source.radius(),
+            reach_cells: source.radius() / grid.cell_size(),
             cell_size: grid.cell_size(),
             strength: source.strength(),
             cx,
@@ -175,21 +177,10 @@ pub(super) fn direct_rows<M: Straight, W: Combine>(
     f: &Frame,
     factor: impl Fn(f32) -> f32,
 ) {
-    let Frame { radius, cell_size, strength: s, cx, cy, fx, fy, width, height, reach, dx_lo, dx_hi, span } =
-        *f;
-    let reach_cells = radius / cell_size;
-    let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
-    // The estimate always holds the source's own column; only a source beside the grid
-    // can have it miss the grid.
-    let beside = !(dx_lo..=dx_hi).contains(&0);
+    let Frame { radius, cell_size, strength: s, cx, cy, width, span, .. } = *f;
     let value = |c: f32, d: f32| W::combine(c, s * factor(d));
-    for dy in (-reach).max(-cy)..=reach.min(height - 1 - cy) {
-        let dy_cells = dy as f32 - fy;
-        let half = M::METRIC.half_width(reach_cells, dy_cells);
-        if half.is_nan() || beside && bound(fx - half - 2.0).max(dx_lo) > bound(fx + half + 2.0).min(dx_hi) {
-            continue;
-        }
-        let row = M::term(dy_cells);
+    for dy in rows(f) {
+        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
         let start = ((cy + dy) * width + cx + span.0) as usize;
         let cells = start..start + cols.len();
         let (values, blocked) = (&mut values[cells.clone()], &blocked[cells]);
@@ -209,9 +200,38 @@ pub(super) fn direct_rows<M: Straight, W: Combine>(
     }
 }
 
+/// The rows `dy` (relative to the source's cell) that direct evaluation may cover: those
+/// within the grid. [`covered_row`] says which of them it does.
+#[inline(always)]
+pub(super) fn rows(f: &Frame) -> std::ops::RangeInclusive<isize> {
+    (-f.reach).max(-f.cy)..=f.reach.min(f.height - 1 - f.cy)
+}
+
+/// Whether direct evaluation covers row `dy` of [`rows`] (where `footprint_row` does: see
+/// [`direct_rows`]): if so, the row's metric term and the estimate of its half-width in
+/// cells (the columns within the radius lie around `fx`, within about that distance).
+#[inline(always)]
+pub(super) fn covered_row<M: Straight>(f: &Frame, dy: isize) -> Option<(f32, f32)> {
+    let Frame { reach_cells, fx, fy, dx_lo, dx_hi, .. } = *f;
+    let dy_cells = dy as f32 - fy;
+    let half = M::METRIC.half_width(reach_cells, dy_cells);
+    if half.is_nan() {
+        return None;
+    }
+    // The estimate always holds the source's own column; only a source beside the grid
+    // can have it miss the grid.
+    if !(dx_lo..=dx_hi).contains(&0) {
+        let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
+        if bound(fx - half - 2.0).max(dx_lo) > bound(fx + half + 2.0).min(dx_hi) {
+            return None;
+        }
+    }
+    Some((M::term(dy_cells), half))
+}
+
 /// Whether any of `blocked` is: a chunk's flags at a time, as one 32-bit load each.
 #[inline(always)]
-fn walled(blocked: &[bool]) -> bool {
+pub(super) fn walled(blocked: &[bool]) -> bool {
     let (chunks, rest) = blocked.as_chunks::<{ LANES as usize }>();
     let any = chunks.iter().fold(0, |any, chunk| any | u32::from_ne_bytes(chunk.map(u8::from)));
     any != 0 || rest.contains(&true)

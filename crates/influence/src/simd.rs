@@ -1,0 +1,34 @@
+//! Which vector instructions the kernels may use, decided once per process: the widest the
+//! CPU has, capped by the environment variable `INFLUENCE_KERNEL` — `avx2` (no AVX-512) or
+//! `portable` (the code as built, SSE2 on x86-64) — to compare kernels, or to test the
+//! narrower ones on a wide CPU. Any other value leaves the choice to the CPU.
+//!
+//! Each kernel that needs a feature checks for it itself (a kernel value is the proof that
+//! the CPU has it); this only says how far the kernels may go.
+
+use std::sync::OnceLock;
+
+/// The widest kernels `INFLUENCE_KERNEL` allows: 2 for AVX-512, 1 for AVX2, 0 for portable.
+pub(crate) fn allowed() -> u8 {
+    static ALLOWED: OnceLock<u8> = OnceLock::new();
+    *ALLOWED.get_or_init(|| match std::env::var("INFLUENCE_KERNEL").as_deref() {
+        Ok("portable") => 0,
+        Ok("avx2") => 1,
+        _ => 2,
+    })
+}
+
+/// Whether the AVX-512 kernels (F and BW) may run: allowed, and the CPU has them.
+pub(crate) fn avx512() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static HAS: OnceLock<bool> = OnceLock::new();
+        allowed() >= 2
+            && *HAS.get_or_init(|| {
+                std::arch::is_x86_feature_detected!("avx512f")
+                    && std::arch::is_x86_feature_detected!("avx512bw")
+            })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}

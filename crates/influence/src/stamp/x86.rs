@@ -1,0 +1,322 @@
+//! The x86-64 parts of stamping: kernel rows added with AVX-512, and prefetches.
+//!
+//! Kernel rows are added 16 cells a vector: each row is a few masked loads, adds
+//! and stores, the mask taking the cells that are inside the row, inside the grid and
+//! walkable at once (from the grid's free-cell bits, [`Grid::free_bits`]). No row is
+//! clipped or scanned for walls first, and none falls back to a cell at a time.
+//!
+//! Each cell gets `cell + strength · factor`, the same two operations in the same order as
+//! [`apply_row`](super::apply_row), so the results are the same bits.
+#![allow(unsafe_code)]
+
+use std::arch::x86_64::{
+    __m512, __m512d, _mm256_castpd_ps, _mm256_castps_pd, _mm512_abs_ps, _mm512_add_epi32, _mm512_add_ps,
+    _mm512_castpd_ps, _mm512_castps256_ps512, _mm512_castps512_ps256, _mm512_castps_pd, _mm512_cmp_ps_mask,
+    _mm512_cvtepi32_ps, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_extractf64x4_pd, _mm512_insertf64x4,
+    _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_max_ps, _mm512_min_ps, _mm512_mul_pd, _mm512_mul_ps,
+    _mm512_set1_epi32, _mm512_set1_pd, _mm512_set1_ps, _mm512_setr_epi32, _mm512_sqrt_ps, _mm512_sub_ps,
+    _mm_prefetch, _CMP_LE_OQ, _MM_HINT_T0,
+};
+
+use super::direct::{covered_row, rows, Euclidean, Frame, Manhattan, Octile, Straight};
+use super::KernelRow;
+use crate::space::Grid;
+
+/// The AVX-512 row adder. A value of it is the proof that the CPU has AVX-512 F and BW:
+/// [`new`](Self::new) is the only way to make one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Avx512(());
+
+/// [`Avx512::new`], asked once (for a [`Stamper`](super::Stamper)).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Detected(pub(super) Option<Avx512>);
+
+impl Default for Detected {
+    fn default() -> Self {
+        Self(Avx512::new())
+    }
+}
+
+impl Avx512 {
+    /// The adder, if this CPU runs it (and `INFLUENCE_KERNEL` allows it).
+    pub(super) fn new() -> Option<Self> {
+        crate::simd::avx512().then_some(Self(()))
+    }
+
+    /// Adds `strength · factor` of each kernel row (its factors in `factors`) to the
+    /// walkable cells of `values` (a layer of `grid`) under it, the kernel's centre at `cell`.
+    ///
+    /// # Panics
+    /// If `values` is not a layer of `grid`, or a row's factors are not in `factors`.
+    pub(super) fn add_rows(
+        self,
+        grid: &Grid,
+        values: &mut [f32],
+        rows: &[KernelRow],
+        factors: &[f32],
+        cell: (isize, isize),
+        strength: f32,
+    ) {
+        let Self(()) = self;
+        assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
+        // SAFETY: the value proves the CPU has AVX-512 F and BW.
+        unsafe { add_rows(grid, values, rows, factors, cell, strength) }
+    }
+}
+
+/// A straight-line metric on 16 lanes: [`Straight::term`] and [`Straight::distance`], the
+/// same operations in the same order.
+pub(super) trait Lanes: Straight {
+    /// [`Straight::term`] of each lane.
+    fn terms(x: __m512) -> __m512;
+    /// [`Straight::distance`] of each lane.
+    fn distances(column: __m512, row: __m512) -> __m512;
+}
+
+impl Lanes for Euclidean {
+    #[inline(always)]
+    fn terms(x: __m512) -> __m512 {
+        // SAFETY: only `direct`, compiled for AVX-512 F and run on CPUs that have it, calls
+        // these (here and in the other impls), and they are inlined into it.
+        unsafe { _mm512_mul_ps(x, x) }
+    }
+    #[inline(always)]
+    fn distances(column: __m512, row: __m512) -> __m512 {
+        // SAFETY: as above.
+        unsafe { _mm512_sqrt_ps(_mm512_add_ps(column, row)) }
+    }
+}
+
+impl Lanes for Manhattan {
+    #[inline(always)]
+    fn terms(x: __m512) -> __m512 {
+        // SAFETY: as above.
+        unsafe { _mm512_abs_ps(x) }
+    }
+    #[inline(always)]
+    fn distances(column: __m512, row: __m512) -> __m512 {
+        // SAFETY: as above.
+        unsafe { _mm512_add_ps(column, row) }
+    }
+}
+
+impl Lanes for Octile {
+    #[inline(always)]
+    fn terms(x: __m512) -> __m512 {
+        // SAFETY: as above.
+        unsafe { _mm512_abs_ps(x) }
+    }
+    #[inline(always)]
+    fn distances(column: __m512, row: __m512) -> __m512 {
+        // The terms are finite and ≥ +0, where these agree with `f32::max` and `f32::min`.
+        // SAFETY: as above.
+        unsafe {
+            let k = _mm512_set1_ps(std::f32::consts::SQRT_2 - 1.0);
+            _mm512_add_ps(_mm512_max_ps(column, row), _mm512_mul_ps(k, _mm512_min_ps(column, row)))
+        }
+    }
+}
+
+/// The curves [`Avx512::direct`] evaluates on lanes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Curve {
+    /// `1 − d / r`.
+    Linear,
+    /// 1.
+    Constant,
+}
+
+impl Avx512 {
+    /// Direct evaluation of a source with a straight-line metric `M`, linear or constant
+    /// falloff, adding (or with `set`, setting) its values: what
+    /// [`direct_rows`](super::direct::direct_rows) does for those, 16 columns a vector, with
+    /// the same operations per cell. The columns of a row are covered whole, in vectors, and
+    /// each cell is kept where its distance is within the radius, it lies in the grid and it
+    /// is walkable.
+    ///
+    /// # Panics
+    /// If `values` is not a layer of `grid`.
+    pub(super) fn direct<M: Lanes>(
+        self,
+        grid: &Grid,
+        values: &mut [f32],
+        f: &Frame,
+        curve: Curve,
+        set: bool,
+    ) {
+        let Self(()) = self;
+        assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
+        // SAFETY: the value proves the CPU has AVX-512 F and BW.
+        unsafe {
+            match (curve, set) {
+                (Curve::Linear, false) => direct::<M, true, false>(grid, values, f),
+                (Curve::Linear, true) => direct::<M, true, true>(grid, values, f),
+                (Curve::Constant, false) => direct::<M, false, false>(grid, values, f),
+                (Curve::Constant, true) => direct::<M, false, true>(grid, values, f),
+            }
+        }
+    }
+}
+
+/// [`Avx512::direct`].
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW, and `values` holds a value per cell of `grid`.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn direct<M: Lanes, const LINEAR: bool, const SET: bool>(grid: &Grid, values: &mut [f32], f: &Frame) {
+    let (radius, cell_size) = (_mm512_set1_ps(f.radius), _mm512_set1_ps(f.cell_size));
+    let (strength, one) = (_mm512_set1_ps(f.strength), _mm512_set1_ps(1.0));
+    let inverse = _mm512_set1_pd(1.0 / f64::from(f.radius));
+    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    // The columns in vectors of 16, each its terms and the lanes inside the footprint.
+    let columns = (f.dx_hi - f.dx_lo + 1) as usize;
+    let chunks = columns.div_ceil(16);
+    let chunk = |k: usize| {
+        let dx = f.dx_lo + 16 * k as isize;
+        // Through i32, as `Metric::distances_along_row` converts columns.
+        let dxs = _mm512_cvtepi32_ps(_mm512_add_epi32(_mm512_set1_epi32(dx as i32), lane));
+        let terms = M::terms(_mm512_sub_ps(dxs, _mm512_set1_ps(f.fx)));
+        (dx, terms, u16::MAX >> (16 - (columns - 16 * k).min(16)))
+    };
+    // Most footprints are two vectors wide or less; wider ones compute their terms per row.
+    let (first, second) = (chunk(0), chunk(1.min(chunks - 1)));
+    let x0 = f.cx + f.dx_lo;
+    for dy in rows(f) {
+        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
+        let y = f.cy + dy;
+        let (free, row) = (grid.free_bits(y as usize), _mm512_set1_ps(row));
+        // The walkable cells of the first 64 columns, a bit each.
+        let window = walkable64(free, x0);
+        let line = values.as_mut_ptr().wrapping_offset(y * f.width + f.cx);
+        for k in 0..chunks {
+            let (dx, terms, columns) = match k {
+                0 => first,
+                1 => second,
+                _ => chunk(k),
+            };
+            let walls = if k < 4 { (window >> (16 * k)) as u16 } else { walkable(free, f.cx + dx) };
+            let d = _mm512_mul_ps(M::distances(terms, row), cell_size);
+            let lanes = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(d, radius) & columns & walls;
+            let value = if LINEAR {
+                _mm512_mul_ps(strength, _mm512_sub_ps(one, quotient(d, inverse)))
+            } else {
+                _mm512_mul_ps(strength, one)
+            };
+            let at = line.wrapping_offset(dx);
+            // SAFETY: the lanes selected are walkable cells of row y, so between columns 0
+            // and w − 1 of a row of the grid: inside `values`.
+            unsafe {
+                let new = if SET { value } else { _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, at), value) };
+                _mm512_mask_storeu_ps(at, lanes, new);
+            }
+        }
+    }
+}
+
+/// `d / r` rounded to `f32`, for `d` ≥ 0 and `r` positive and finite, from `inverse`, the
+/// `f64` nearest `1 / r`: the product `d · inverse` in `f64`, rounded to `f32`. That is the
+/// quotient `f32` division gives, bit for bit, with multiplications instead of the divider
+/// (several times slower per vector). Why: the `f64` product is within 2⁻⁵² of `d / r`,
+/// relatively, while `d / r` lies at least 2⁻⁴⁹ (relatively) from every point halfway
+/// between two `f32`s — `d / r − m`, for such a point `m` of 25 significant bits, is a
+/// non-zero multiple of `ulp(m) / 2` divided by `r`'s 24-bit significand — so both round to
+/// the same `f32`. (Below the normal range the spacing is wider still, relatively.) Lanes
+/// holding infinities or NaN give what they give: their cells are beyond the radius.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn quotient(d: __m512, inverse: __m512d) -> __m512 {
+    let halves =
+        [_mm512_castps512_ps256(d), _mm256_castpd_ps(_mm512_extractf64x4_pd::<1>(_mm512_castps_pd(d)))];
+    let [low, high] = halves.map(|h| _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtps_pd(h), inverse)));
+    _mm512_castpd_ps(_mm512_insertf64x4::<1>(
+        _mm512_castps_pd(_mm512_castps256_ps512(low)),
+        _mm256_castps_pd(high),
+    ))
+}
+
+/// Asks for the cache lines holding the first and the last of `values` (a hint: it reads
+/// nothing).
+#[inline]
+pub(super) fn prefetch_span(values: &[f32]) {
+    let ends = values.as_ptr_range();
+    // SAFETY: SSE is part of x86-64.
+    unsafe {
+        _mm_prefetch::<_MM_HINT_T0>(ends.start.cast());
+        _mm_prefetch::<_MM_HINT_T0>(ends.end.wrapping_sub(1).cast());
+    }
+}
+
+/// The walkable cells among `x .. x + 16` of a row with free-cell bits `free` (bit `i` of
+/// word `i / 64` for cell `i`; bits past the row's end clear), as bit `i` for cell `x + i`;
+/// cells outside the row are not walkable.
+#[inline(always)]
+fn walkable(free: &[u64], x: isize) -> u16 {
+    let word = |i: usize| free.get(i).copied().unwrap_or(0);
+    if let Ok(x) = usize::try_from(x) {
+        let (i, shift) = (x / 64, x % 64);
+        let low = word(i) >> shift;
+        // Past bit 48 the next word holds the rest of the 16.
+        let high = if shift > 48 { word(i + 1) << (64 - shift) } else { 0 };
+        (low | high) as u16
+    } else if x > -16 {
+        (word(0) << x.unsigned_abs()) as u16
+    } else {
+        0
+    }
+}
+
+/// The walkable cells among `x .. x + 64`, as [`walkable`] gives 16 of them.
+#[inline(always)]
+fn walkable64(free: &[u64], x: isize) -> u64 {
+    let word = |i: usize| free.get(i).copied().unwrap_or(0);
+    if let Ok(x) = usize::try_from(x) {
+        let (i, shift) = (x / 64, x % 64);
+        // `<< 1 << (63 − shift)` is `<< (64 − shift)`, and 0 when the shift is 0.
+        word(i) >> shift | word(i + 1) << 1 << (63 - shift)
+    } else if x > -64 {
+        word(0) << x.unsigned_abs()
+    } else {
+        0
+    }
+}
+
+/// [`Avx512::add_rows`].
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW, and `values` holds a value per cell of `grid`.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn add_rows(
+    grid: &Grid,
+    values: &mut [f32],
+    rows: &[KernelRow],
+    factors: &[f32],
+    (cx, cy): (isize, isize),
+    strength: f32,
+) {
+    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let s = _mm512_set1_ps(strength);
+    for row in rows {
+        let y = cy + row.dy;
+        if y < 0 || y >= h {
+            continue;
+        }
+        let factors = &factors[row.start..row.start + row.len];
+        let free = grid.free_bits(y as usize);
+        // Where the row's first factor lands, were it inside the grid.
+        let first = cx + row.dx0;
+        let at = values.as_mut_ptr().wrapping_offset(y * w).wrapping_offset(first);
+        for (k, chunk) in factors.chunks(16).enumerate() {
+            let x = first + 16 * k as isize;
+            // The chunk's factors, the cells inside the grid and walkable.
+            let lanes = (u16::MAX >> (16 - chunk.len())) & walkable(free, x);
+            let at = at.wrapping_add(16 * k);
+            // SAFETY: the lanes selected are cells of row y between columns 0 and w − 1,
+            // inside `values` (w · h long); the factors are `chunk`'s.
+            unsafe {
+                let f = _mm512_maskz_loadu_ps(lanes, chunk.as_ptr());
+                let v = _mm512_maskz_loadu_ps(lanes, at);
+                _mm512_mask_storeu_ps(at, lanes, _mm512_add_ps(v, _mm512_mul_ps(s, f)));
+            }
+        }
+    }
+}
