@@ -85,7 +85,7 @@ CASES = {
     "step zero": (lambda: layer().add((0.5, 0.5), radius=1, falloff="halving", step=0.0), ValueError, r"step must be finite and > 0, got 0.0"),
     "power NaN": (lambda: layer().add((0.5, 0.5), radius=1, falloff="polynomial", power=float("nan")), ValueError, r"power must be finite and > 0, got nan"),
     "band unsorted": (bad_band([(1, 1), (0.5, 0)]), ValueError, r"band: band falloff: distances must not decrease"),
-    "band factor": (bad_band([(0, 2)]), ValueError, r"band: band falloff: .*factors within \[-1, 1\]"),
+    "band factor": (bad_band([(0, 2)]), ValueError, r"band: band falloff: .*factors numbers from -1 to 1"),
     "band empty": (bad_band([]), ValueError, r"band: band falloff: needs at least one point"),
     "band type": (bad_band("x"), ValueError, r"band must be a list of \(distance, factor\) pairs"),
     "distance unknown": (lambda: layer().add((0.5, 0.5), radius=1, distance="eucl"), ValueError, r"distance must be one of 'euclidean', 'manhattan', 'octile', 'path'; got 'eucl'"),
@@ -188,7 +188,7 @@ def test_bad_input_raises_naming_the_argument_and_value(case):
 def test_a_bad_scenario_names_file_line_and_key(tmp_path):
     path = tmp_path / "bad.toml"
     path.write_text('[map]\nwidth = 4\nheight = 2\n\n[[source]]\nteam = "red"\nat = [1, 1]\nstrength = 1\nfalloff = "linear"\nradius = -4\n')
-    with pytest.raises(ValueError, match=r"bad.toml:10: source\[0\].radius: "):
+    with pytest.raises(ValueError, match=r"bad.toml:10:1: source\[0\].radius: "):
         im.run_scenario(path)
 
 
