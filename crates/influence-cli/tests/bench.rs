@@ -77,6 +77,7 @@ fn field_comparisons_report_agreement_memory_and_error() {
         "brute_ns_per_query",
         "baseline_build_ns",
         "baseline_ns_per_query",
+        "kiddo_build_ns",
     ] {
         let v = index[key].as_f64().unwrap();
         assert!(v.is_finite() && v > 0.0, "{key}: {v}");
