@@ -6,9 +6,10 @@ mod common;
 use common::{influence, influence_ok};
 
 /// Each kernel with the thread counts it is measured at, in the documented order.
-const KERNELS: [(&str, u64); 15] = [
+const KERNELS: [(&str, u64); 16] = [
     ("stamp", 1),
     ("stamp_centred", 1),
+    ("stamp_anywhere", 1),
     ("algebra", 1),
     ("diffuse4", 1),
     ("diffuse4", 2),
