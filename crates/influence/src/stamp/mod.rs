@@ -509,7 +509,7 @@ const PREFETCH_CELLS: usize = 1 << 22;
 /// lines a row, and sources off the grid, are left alone.
 fn prefetch_footprint(grid: &Grid, layer: &Layer, source: &Source) {
     let u = grid.to_cell_space(source.position());
-    let reach = (source.radius() / grid.cell_size()).ceil() + 1.0;
+    let reach = ceil(in_cells(grid, source.radius())) + 1.0;
     let (w, h) = (grid.width() as f32, grid.height() as f32);
     // Wider footprints span many lines a row, on which the hardware's own prefetch does well.
     if !(reach <= 16.0 && u.x >= 0.0 && u.y >= 0.0 && u.x < w && u.y < h) {
@@ -521,9 +521,11 @@ fn prefetch_footprint(grid: &Grid, layer: &Layer, source: &Source) {
     let (y0, y1) = (cy.saturating_sub(reach), (cy + reach).min(grid.height() - 1));
     // The first and last cell of each row: at most 33 cells, so at most 3 lines, and the
     // middle one is fetched by the hardware when its neighbours are.
-    for row in layer.values()[y0 * w..=y1 * w + x1].chunks(w) {
-        #[cfg(target_arch = "x86_64")]
-        x86::prefetch_span(&row[x0..=x1]);
+    let values = layer.values();
+    let (first, last) = (&values[y0 * w + x0..=y1 * w + x1], x1 - x0);
+    #[cfg(target_arch = "x86_64")]
+    for row in 0..=y1 - y0 {
+        x86::prefetch_pair(first, row * w, row * w + last);
     }
 }
 

@@ -234,15 +234,15 @@ fn quotient(d: __m512, inverse: __m512d) -> __m512 {
     ))
 }
 
-/// Asks for the cache lines holding the first and the last of `values` (a hint: it reads
-/// nothing).
+/// Asks for the cache lines holding `values[a]` and `values[b]` (a hint: it reads nothing,
+/// and the indices are not checked — an address outside `values` cannot fault either).
 #[inline]
-pub(super) fn prefetch_span(values: &[f32]) {
-    let ends = values.as_ptr_range();
-    // SAFETY: SSE is part of x86-64.
+pub(super) fn prefetch_pair(values: &[f32], a: usize, b: usize) {
+    let at = values.as_ptr();
+    // SAFETY: SSE is part of x86-64; a prefetch dereferences nothing.
     unsafe {
-        _mm_prefetch::<_MM_HINT_T0>(ends.start.cast());
-        _mm_prefetch::<_MM_HINT_T0>(ends.end.wrapping_sub(1).cast());
+        _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(a).cast());
+        _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(b).cast());
     }
 }
 
