@@ -57,7 +57,7 @@
 //! query). One wide source — an artillery piece, a blob grown by propagation — makes every
 //! k-d query search the widest radius, while the R-tree pays only where that source reaches.
 //! The bins do better than both on such fields: `influence bench --field` (radii 5–20, on a
-//! Zen 5) measures 47 ns a query (55 without AVX-512) against 124 ns for a plain uniform-bin
+//! Zen 5) measures 58 ns a query (79 without AVX-512) against 124 ns for a plain uniform-bin
 //! loop and about 490 ns for the tree, and builds in 0.21 ms, as fast as kiddo's tree of the
 //! positions (0.22 ms; the R-tree 1.3 ms). rstar is light (heapless, num-traits, smallvec),
 //! so it is a regular dependency and the field is always compiled.

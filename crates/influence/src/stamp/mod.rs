@@ -59,6 +59,9 @@
 //! their cell centres 0.32 ms against the reference's 0.79 (before: 0.74 against 0.69); at
 //! the centres, kernels 0.31 ms, direct evaluation (`Stamper::direct`) 0.33 (before: 0.76)
 //! and the reference 0.80. Direct evaluation now costs about what a kernel does.
+//!
+//! Those figures are of the SSE2 paths, before the AVX-512 ones; `docs/PERFORMANCE.md` has
+//! the current ratios against a template stamper.
 
 use std::collections::HashMap;
 
