@@ -7,8 +7,9 @@
 //!
 //! | kernel | fast | reference | baseline | per |
 //! | --- | --- | --- | --- | --- |
-//! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells, at cell corners (exact positions) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
+//! | `stamp` | `Stamper::stamp_all`, one linear source (radius 8) per 256 cells, at cell corners (exact positions, one offset from the centres) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
 //! | `stamp_centred` | the same at cell centres | `reference::stamp` | `baseline::TemplateStamper` | map cell |
+//! | `stamp_anywhere` | the same anywhere in their cells (exact positions, each its own offset) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | — | map cell |
 //! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | `baseline::FlatStep` (no walls, one thread) | map cell |
 //! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
@@ -69,8 +70,9 @@ const PARALLEL_THREADS: usize = 2;
 const FUSED: usize = 16;
 
 const KERNELS: &[Kernel] = &[
-    Kernel { name: "stamp", setup: |size, _| stamp(size, false), parallel: false },
-    Kernel { name: "stamp_centred", setup: |size, _| stamp(size, true), parallel: false },
+    Kernel { name: "stamp", setup: |size, _| stamp(size, Placed::Corners), parallel: false },
+    Kernel { name: "stamp_centred", setup: |size, _| stamp(size, Placed::Centres), parallel: false },
+    Kernel { name: "stamp_anywhere", setup: |size, _| stamp(size, Placed::Anywhere), parallel: false },
     Kernel { name: "algebra", setup: |size, _| algebra(size), parallel: false },
     Kernel { name: "diffuse4", setup: |size, t| diffuse(size, Connectivity::Four, 1, t), parallel: true },
     Kernel { name: "diffuse8", setup: |size, t| diffuse(size, Connectivity::Eight, 1, t), parallel: true },
@@ -196,17 +198,30 @@ pub fn best_times<const N: usize>(mut fs: [&mut dyn FnMut(); N], budget: Duratio
     best
 }
 
+/// Where the `stamp*` kernels place their sources.
+#[derive(Debug, Clone, Copy)]
+enum Placed {
+    Corners,
+    Centres,
+    Anywhere,
+}
+
 /// One source per 256 cells, radius 8 cells, at pseudo-random cell corners (off the
-/// centres, so no cached kernel applies: exact positions), or `centred` at cell centres.
+/// centres: exact positions, which share one offset from their cell's centre and so one
+/// cached kernel), at cell centres, or anywhere (each its own offset: evaluated directly).
 /// The baseline stamps templates at the nearest cell centre (exact only when centred).
-fn stamp(size: usize, centred: bool) -> Runs {
+fn stamp(size: usize, at: Placed) -> Runs {
     let grid = Grid::new(size, size).expect("bench sizes are valid");
     let mut rng = Rng::new(0x2545_F491_4F6C_DD1D);
-    let shift = if centred { 0.5 } else { 0.0 };
     let sources: Vec<Source> = (0..(size * size / 256).max(1))
         .map(|_| {
-            let at = Vec2::new(rng.below(size) as f32 + shift, rng.below(size) as f32 + shift);
-            Source::new(at, 1.0, Falloff::Linear, 8.0).expect("finite")
+            let cell = Vec2::new(rng.below(size) as f32, rng.below(size) as f32);
+            let offset = match at {
+                Placed::Corners => Vec2::ZERO,
+                Placed::Centres => Vec2::splat(0.5),
+                Placed::Anywhere => Vec2::new(rng.unit(), rng.unit()),
+            };
+            Source::new(cell + offset, 1.0, Falloff::Linear, 8.0).expect("finite")
         })
         .collect();
     let (g2, s2) = (grid.clone(), sources.clone());

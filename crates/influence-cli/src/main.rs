@@ -93,15 +93,18 @@ enum Command {
     },
     /// Measure each kernel in ns per cell beside a naive reference and a plain copy.
     ///
-    /// Kernels: stamp, algebra, diffuse4 and diffuse8 (one diffusion step on a 4- or
-    /// 8-connected map with ~10 % walls), fused4 and fused8 (16 steps fused in one pass, per
-    /// step), steady (the steady state per solve, against the reference step iterated until
-    /// nothing changes), flood (the chase flood fill, per cell it heats, against a plain
-    /// whole-map version). Each is measured beside its reference and a plain copy of the map's
-    /// bytes in the same run; the best of repeated runs is reported. The diffusion kernels run
-    /// on 1 and 2 threads, the others on 1. `INFLUENCE_KERNEL=avx2` or `=portable` measures a
-    /// narrower build of the step. The JSON records are
-    /// {"kernel","size","threads","ns_per_cell","reference_ns_per_cell","copy_ns_per_cell"}.
+    /// Kernels: stamp, stamp_centred and stamp_anywhere (sources at cell corners, centres or
+    /// anywhere), algebra, diffuse4 and diffuse8 (one diffusion step on a 4- or 8-connected
+    /// map with ~10 % walls), fused4 and fused8 (16 steps fused in one pass, per step), steady
+    /// and steady_far (the steady state per solve, against the step iterated until nothing
+    /// changes), flood (the chase flood fill, per cell it heats, against a plain whole-map
+    /// version), frame (one frame of a game). Each is measured beside its reference, careful
+    /// hand-written code for the same job where there is one (the baseline), and a plain copy
+    /// of the map's bytes in the same run; the best of repeated runs is reported. The diffusion
+    /// kernels run on 1 and 2 threads, the others on 1. `INFLUENCE_KERNEL=avx2` or `=portable`
+    /// measures the library's narrower kernels. The JSON records are
+    /// {"kernel","size","threads","ns_per_cell","reference_ns_per_cell","baseline_ns_per_cell",
+    /// "copy_ns_per_cell"} (the baseline null where there is none).
     Bench {
         /// Map sides to measure (square maps) [default: 64,256,1024,4096; with --quick 64,256].
         #[arg(long, value_delimiter = ',')]

@@ -6,9 +6,10 @@ mod common;
 use common::{influence, influence_ok};
 
 /// Each kernel with the thread counts it is measured at, in the documented order.
-const KERNELS: [(&str, u64); 15] = [
+const KERNELS: [(&str, u64); 16] = [
     ("stamp", 1),
     ("stamp_centred", 1),
+    ("stamp_anywhere", 1),
     ("algebra", 1),
     ("diffuse4", 1),
     ("diffuse4", 2),
@@ -77,6 +78,7 @@ fn field_comparisons_report_agreement_memory_and_error() {
         "brute_ns_per_query",
         "baseline_build_ns",
         "baseline_ns_per_query",
+        "kiddo_build_ns",
     ] {
         let v = index[key].as_f64().unwrap();
         assert!(v.is_finite() && v > 0.0, "{key}: {v}");

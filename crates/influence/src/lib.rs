@@ -37,7 +37,8 @@
 //! The crate denies `unsafe` everywhere but the modules of the vector kernels, each of which
 //! runs only after checking that the CPU has the instructions: `propagate::dispatch`, which
 //! calls the AVX2 or AVX-512 build of the grid step, `propagate::avx512`, that step's AVX-512
-//! intrinsics, and `stamp::x86`, stamping's AVX-512 rows and prefetches.
+//! intrinsics, `stamp::x86`, stamping's AVX-512 rows and prefetches, and `field::x86`, the
+//! field's AVX-512 sum over a bin of sources.
 //!
 //! - `png`: `render::encode_png` and `render::write_png` (the `png` crate, default
 //!   features off).

@@ -54,7 +54,9 @@ proptest! {
         for (a, b) in after.values().iter().zip(before.values()) {
             prop_assert!(a >= b);
             prop_assert!(a.is_finite());
-            prop_assert!(a - b <= strength * 1.0001);
+            // At most the strength, plus the rounding of the sum (half an ulp of the cell's
+            // value, which dwarfs a tiny strength added to a value near 5).
+            prop_assert!(a - b <= strength * 1.0001 + a.abs() * f32::EPSILON);
         }
     }
 

@@ -19,6 +19,9 @@ impl<P: Point> Field<P> {
     /// ```
     #[inline]
     pub fn value(&self, p: P) -> f32 {
+        if let Some(sum) = self.index.linear_value(p) {
+            return sum;
+        }
         let mut sum = 0.0;
         self.index.for_each_near(p, |i| sum += self.sources[i].value_at(p));
         sum

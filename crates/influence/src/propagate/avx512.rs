@@ -98,7 +98,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
 
     #[inline(always)]
     fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
-        let rows = [y.wrapping_sub(1), y, y + 1].map(|y| grid.free_bits(y));
+        let rows = [grid.free_bits(y.wrapping_sub(1)), grid.free_bits(y), grid.free_bits(y + 1)];
         let len = self.gate_len(grid.width());
         assert_eq!(out.len(), self.mask_len(grid.width()), "wall data of another width");
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
@@ -274,7 +274,8 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     read: *const f32,
 ) {
     let w = out.len();
-    let rows = v.map(|r| &r[..w]);
+    // (Arrays built element by element here and below: `array::map` is not always inlined.)
+    let rows = [&v[0][..w], &v[1][..w], &v[2][..w]];
     // Chunk j covers cells 16j − q ..= 16j − q + 15; the first and last are partly outside.
     let chunks = (w + q).div_ceil(16);
     let last = chunks - 1;
@@ -287,7 +288,11 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
         threshold: _mm512_set1_ps(k.threshold),
     };
     // Where chunk 0 would start, were the row there: only lanes inside the row are read.
-    let base = rows.map(|r| r.as_ptr().wrapping_sub(q));
+    let base = [
+        rows[0].as_ptr().wrapping_sub(q),
+        rows[1].as_ptr().wrapping_sub(q),
+        rows[2].as_ptr().wrapping_sub(q),
+    ];
     let dst = out.as_mut_ptr().wrapping_sub(q);
     let len = (w + q).div_ceil(64) * 64;
     let own = walls.as_ptr().cast::<u16>();
@@ -303,13 +308,25 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     // Chunk `j` of each row: whole, or the lanes `lanes` selects (the rest 0).
     // SAFETY: whole chunks are those strictly between the first and the last, which lie
     // inside the rows.
-    let whole = |j: usize| base.map(|p| unsafe { _mm512_loadu_ps(p.add(16 * j)) });
+    let whole = |j: usize| unsafe {
+        [
+            _mm512_loadu_ps(base[0].add(16 * j)),
+            _mm512_loadu_ps(base[1].add(16 * j)),
+            _mm512_loadu_ps(base[2].add(16 * j)),
+        ]
+    };
     // SAFETY: the masks of the end chunks select cells inside the rows only.
-    let part =
-        |j: usize, lanes: u16| base.map(|p| unsafe { _mm512_maskz_loadu_ps(lanes, p.wrapping_add(16 * j)) });
+    let part = |j: usize, lanes: u16| unsafe {
+        [
+            _mm512_maskz_loadu_ps(lanes, base[0].wrapping_add(16 * j)),
+            _mm512_maskz_loadu_ps(lanes, base[1].wrapping_add(16 * j)),
+            _mm512_maskz_loadu_ps(lanes, base[2].wrapping_add(16 * j)),
+        ]
+    };
     let zero = [_mm512_setzero_ps(); 3];
     let compute = |j: usize, [before, now, after]: [[__m512; 3]; 3]| {
-        let windows = [0, 1, 2].map(|r| [before[r], now[r], after[r]]);
+        let windows =
+            [[before[0], now[0], after[0]], [before[1], now[1], after[1]], [before[2], now[2], after[2]]];
         if PREFETCH {
             // A prefetch is only a hint: it reads nothing and cannot fault.
             _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());

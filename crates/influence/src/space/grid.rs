@@ -273,7 +273,12 @@ impl Grid {
     /// A world point in continuous cell units: cell (x, y) spans `[x, x+1) × [y, y+1)`.
     #[inline]
     pub(crate) fn to_cell_space(&self, p: Vec2) -> Vec2 {
-        (p - self.origin) / self.cell_size
+        // Dividing by 1 changes nothing, and the division is the costly part.
+        if self.cell_size == 1.0 {
+            p - self.origin
+        } else {
+            (p - self.origin) / self.cell_size
+        }
     }
 
     /// The cell containing world point `p`, or `None` outside the grid (or for NaN). Its
@@ -367,6 +372,13 @@ impl Grid {
     /// One flag per cell, row-major: `true` = blocked.
     pub fn blocked(&self) -> &[bool] {
         &self.blocked
+    }
+
+    /// The walkable cells of every row as bits, rows of whole words one after another (row
+    /// `y` is [`free_bits`](Self::free_bits)`(y)`), and the words per row.
+    #[inline]
+    pub(crate) fn free_words(&self) -> (&[u64], usize) {
+        (&self.free, self.width.div_ceil(64))
     }
 
     /// Row `y`'s walkable cells as bits: bit `x % 64` of word `x / 64` is set when cell

@@ -59,6 +59,9 @@
 //! their cell centres 0.32 ms against the reference's 0.79 (before: 0.74 against 0.69); at
 //! the centres, kernels 0.31 ms, direct evaluation (`Stamper::direct`) 0.33 (before: 0.76)
 //! and the reference 0.80. Direct evaluation now costs about what a kernel does.
+//!
+//! Those figures are of the SSE2 paths, before the AVX-512 ones; `docs/PERFORMANCE.md` has
+//! the current ratios against a template stamper.
 
 use std::collections::HashMap;
 
@@ -186,11 +189,15 @@ impl Placement {
         self.offset == (0.0, 0.0)
     }
 
-    /// The index of the source's cell, if it lies in the grid: the cell
-    /// [`Grid::cell_at`] finds.
-    fn index(self, grid: &Grid) -> Option<usize> {
-        let (x, y) = (usize::try_from(self.cell.0).ok()?, usize::try_from(self.cell.1).ok()?);
-        (x < grid.width() && y < grid.height()).then(|| y * grid.width() + x)
+    /// Whether the source's cell lies in the grid (it is the cell [`Grid::cell_at`] finds)
+    /// and is blocked: read from the walkable cells' bits, an eighth of the flags' bytes.
+    #[inline]
+    fn blocked(self, grid: &Grid) -> bool {
+        let (Ok(x), Ok(y)) = (usize::try_from(self.cell.0), usize::try_from(self.cell.1)) else {
+            return false;
+        };
+        let (free, words) = grid.free_words();
+        x < grid.width() && y < grid.height() && free[y * words + x / 64] >> (x % 64) & 1 == 0
     }
 }
 
@@ -208,6 +215,16 @@ fn floor(x: f32) -> f32 {
         }
     } else {
         x
+    }
+}
+
+/// A world distance in cells (without the division where the cells are 1 wide).
+#[inline]
+fn in_cells(grid: &Grid, distance: f32) -> f32 {
+    if grid.cell_size() == 1.0 {
+        distance
+    } else {
+        distance / grid.cell_size()
     }
 }
 
@@ -256,9 +273,11 @@ impl Stamper {
             if let (Some(grid), Some(ahead)) = (far, after) {
                 prefetch_footprint(grid, layer, ahead);
             }
-            let placed = self.stamp(space, layer, source);
-            if first.is_ok() {
-                first = placed;
+            // (Only a refusal is moved: the error is large, and copying every `Ok` cost.)
+            if let Err(refused) = self.stamp(space, layer, source) {
+                if first.is_ok() {
+                    first = Err(refused);
+                }
             }
         }
         first
@@ -308,7 +327,7 @@ impl Stamper {
             // The grid path, with `Source::start_cell`'s rule read off the placement: a
             // straight-line source is refused on a blocked cell, and needs no start cell.
             let at = Placement::of(grid, source);
-            if at.index(grid).is_some_and(|i| grid.blocked()[i]) {
+            if at.blocked(grid) {
                 return Err(source.unplaced(Some(grid)));
             }
             self.stamp_grid(grid, layer, source, at);
@@ -493,7 +512,7 @@ const PREFETCH_CELLS: usize = 1 << 22;
 /// lines a row, and sources off the grid, are left alone.
 fn prefetch_footprint(grid: &Grid, layer: &Layer, source: &Source) {
     let u = grid.to_cell_space(source.position());
-    let reach = (source.radius() / grid.cell_size()).ceil() + 1.0;
+    let reach = ceil(in_cells(grid, source.radius())) + 1.0;
     let (w, h) = (grid.width() as f32, grid.height() as f32);
     // Wider footprints span many lines a row, on which the hardware's own prefetch does well.
     if !(reach <= 16.0 && u.x >= 0.0 && u.y >= 0.0 && u.x < w && u.y < h) {
@@ -505,15 +524,17 @@ fn prefetch_footprint(grid: &Grid, layer: &Layer, source: &Source) {
     let (y0, y1) = (cy.saturating_sub(reach), (cy + reach).min(grid.height() - 1));
     // The first and last cell of each row: at most 33 cells, so at most 3 lines, and the
     // middle one is fetched by the hardware when its neighbours are.
-    for row in layer.values()[y0 * w..=y1 * w + x1].chunks(w) {
-        #[cfg(target_arch = "x86_64")]
-        x86::prefetch_span(&row[x0..=x1]);
+    let values = layer.values();
+    let (first, last) = (&values[y0 * w + x0..=y1 * w + x1], x1 - x0);
+    #[cfg(target_arch = "x86_64")]
+    for row in 0..=y1 - y0 {
+        x86::prefetch_pair(first, row * w, row * w + last);
     }
 }
 
 /// Half-width in cells of the square that holds a source's footprint, clamped to the grid.
 fn reach(grid: &Grid, source: &Source) -> isize {
-    let cells = ceil(source.radius() / grid.cell_size()) + 1.0;
+    let cells = ceil(in_cells(grid, source.radius())) + 1.0;
     let cap = grid.width().max(grid.height()) as f32 + 1.0;
     cells.min(cap) as isize
 }

@@ -234,15 +234,15 @@ fn quotient(d: __m512, inverse: __m512d) -> __m512 {
     ))
 }
 
-/// Asks for the cache lines holding the first and the last of `values` (a hint: it reads
-/// nothing).
+/// Asks for the cache lines holding `values[a]` and `values[b]` (a hint: it reads nothing,
+/// and the indices are not checked — an address outside `values` cannot fault either).
 #[inline]
-pub(super) fn prefetch_span(values: &[f32]) {
-    let ends = values.as_ptr_range();
-    // SAFETY: SSE is part of x86-64.
+pub(super) fn prefetch_pair(values: &[f32], a: usize, b: usize) {
+    let at = values.as_ptr();
+    // SAFETY: SSE is part of x86-64; a prefetch dereferences nothing.
     unsafe {
-        _mm_prefetch::<_MM_HINT_T0>(ends.start.cast());
-        _mm_prefetch::<_MM_HINT_T0>(ends.end.wrapping_sub(1).cast());
+        _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(a).cast());
+        _mm_prefetch::<_MM_HINT_T0>(at.wrapping_add(b).cast());
     }
 }
 
@@ -251,18 +251,7 @@ pub(super) fn prefetch_span(values: &[f32]) {
 /// cells outside the row are not walkable.
 #[inline(always)]
 fn walkable(free: &[u64], x: isize) -> u16 {
-    let word = |i: usize| free.get(i).copied().unwrap_or(0);
-    if let Ok(x) = usize::try_from(x) {
-        let (i, shift) = (x / 64, x % 64);
-        let low = word(i) >> shift;
-        // Past bit 48 the next word holds the rest of the 16.
-        let high = if shift > 48 { word(i + 1) << (64 - shift) } else { 0 };
-        (low | high) as u16
-    } else if x > -16 {
-        (word(0) << x.unsigned_abs()) as u16
-    } else {
-        0
-    }
+    walkable64(free, x) as u16
 }
 
 /// The walkable cells among `x .. x + 64`, as [`walkable`] gives 16 of them.
@@ -293,30 +282,30 @@ fn add_rows(
     (cx, cy): (isize, isize),
     strength: f32,
 ) {
-    let (w, h) = (grid.width() as isize, grid.height() as isize);
+    let (w, h) = (grid.width(), grid.height());
+    let (free, words) = grid.free_words();
     let s = _mm512_set1_ps(strength);
     for row in rows {
-        let y = cy + row.dy;
-        if y < 0 || y >= h {
-            continue;
-        }
-        let factors = &factors[row.start..row.start + row.len];
-        let free = grid.free_bits(y as usize);
+        let Some(y) = usize::try_from(cy + row.dy).ok().filter(|&y| y < h) else { continue };
+        let factors = &factors[row.start..][..row.len];
+        let free = &free[y * words..][..words];
         // Where the row's first factor lands, were it inside the grid.
         let first = cx + row.dx0;
-        let at = values.as_mut_ptr().wrapping_offset(y * w).wrapping_offset(first);
-        for (k, chunk) in factors.chunks(16).enumerate() {
-            let x = first + 16 * k as isize;
+        let at = values.as_mut_ptr().wrapping_add(y * w).wrapping_offset(first);
+        let mut k = 0;
+        while k < factors.len() {
             // The chunk's factors, the cells inside the grid and walkable.
-            let lanes = (u16::MAX >> (16 - chunk.len())) & walkable(free, x);
-            let at = at.wrapping_add(16 * k);
+            let count = (factors.len() - k).min(16);
+            let lanes = (u16::MAX >> (16 - count)) & walkable(free, first + k as isize);
+            let at = at.wrapping_add(k);
             // SAFETY: the lanes selected are cells of row y between columns 0 and w − 1,
-            // inside `values` (w · h long); the factors are `chunk`'s.
+            // inside `values` (w · h long), and factors k .. k + count.
             unsafe {
-                let f = _mm512_maskz_loadu_ps(lanes, chunk.as_ptr());
+                let f = _mm512_maskz_loadu_ps(lanes, factors.as_ptr().add(k));
                 let v = _mm512_maskz_loadu_ps(lanes, at);
                 _mm512_mask_storeu_ps(at, lanes, _mm512_add_ps(v, _mm512_mul_ps(s, f)));
             }
+            k += 16;
         }
     }
 }
