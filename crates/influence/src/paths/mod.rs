@@ -16,7 +16,7 @@
 mod areas;
 mod queue;
 
-use crate::space::{Connectivity, Grid, Space};
+use crate::space::{grid_neighbours, Grid, Space};
 use queue::{key, key_cell, key_value, Queue};
 
 /// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
@@ -332,9 +332,9 @@ impl Router {
         (false, expanded)
     }
 
-    /// [`astar`](Self::astar) on a grid, with the neighbours computed in place instead of
-    /// through [`Space::for_each_neighbour`]'s callback (which the compiler kept out of line,
-    /// a call per neighbour): the same neighbours in the same order, the same steps, keys and
+    /// [`astar`](Self::astar) on a grid, with the neighbours written out in place
+    /// (`grid_neighbours!`, the definition behind [`Space::for_each_neighbour`]) instead of
+    /// a call per cell: the same neighbours in the same order, the same steps, keys and
     /// queue, so the same pops, parents and bits.
     #[inline(always)]
     fn astar_grid(
@@ -356,11 +356,6 @@ impl Router {
         self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: gen };
         let mut h = |c: usize| h(c).max(0.0) + 0.0;
         self.queue.push(search_key(h(start), 0.0, start));
-        let (w, rows) = (grid.width(), grid.height());
-        let blocked = grid.blocked();
-        let straight = grid.cell_size();
-        let diagonal = straight * std::f32::consts::SQRT_2;
-        let eight = grid.connectivity() == Connectivity::Eight;
         let mut expanded = 0;
         let Self { nodes, queue, .. } = self;
         while let Some(key) = queue.pop() {
@@ -372,49 +367,14 @@ impl Router {
             if cell == goal {
                 return (true, expanded);
             }
-            macro_rules! relax {
-                ($j:expr, $d:expr) => {{
-                    let j: usize = $j;
-                    let next = g + step($d, j);
-                    let n = &mut nodes[j];
-                    if n.seen != gen || next < n.g {
-                        *n = Node { g: next, parent: cell as u32, seen: gen };
-                        queue.push(search_key(next + h(j), next, j));
-                    }
-                }};
-            }
-            let (x, y) = (cell % w, cell / w);
-            let right = x + 1 < w && !blocked[cell + 1];
-            let left = x > 0 && !blocked[cell - 1];
-            let down = y + 1 < rows && !blocked[cell + w];
-            let up = y > 0 && !blocked[cell - w];
-            // The order of `Grid::for_each_neighbour`: ties on cost keep the first parent.
-            if right {
-                relax!(cell + 1, straight);
-            }
-            if left {
-                relax!(cell - 1, straight);
-            }
-            if down {
-                relax!(cell + w, straight);
-            }
-            if up {
-                relax!(cell - w, straight);
-            }
-            if eight {
-                if right && down && !blocked[cell + w + 1] {
-                    relax!(cell + w + 1, diagonal);
+            grid_neighbours!(grid, cell, |j, d| {
+                let next = g + step(d, j);
+                let n = &mut nodes[j];
+                if n.seen != gen || next < n.g {
+                    *n = Node { g: next, parent: cell as u32, seen: gen };
+                    queue.push(search_key(next + h(j), next, j));
                 }
-                if left && down && !blocked[cell + w - 1] {
-                    relax!(cell + w - 1, diagonal);
-                }
-                if right && up && !blocked[cell - w + 1] {
-                    relax!(cell - w + 1, diagonal);
-                }
-                if left && up && !blocked[cell - w - 1] {
-                    relax!(cell - w - 1, diagonal);
-                }
-            }
+            });
         }
         (false, expanded)
     }

@@ -3,7 +3,7 @@
 //! walking to the same goal share one search and follow it at O(1) a step.
 
 use crate::error::Error;
-use crate::space::{Connectivity, Grid, Space};
+use crate::space::{grid_neighbours, Grid, Space};
 
 use super::{Cost, Route};
 
@@ -143,23 +143,20 @@ impl FlowField {
         route.cells.clear();
         *route = Route { cells: std::mem::take(&mut route.cells), ..Route::default() };
         let Some(mut c) = self.next_step(start) else { return false };
-        let (mut length, mut total) = (0.0f64, 0.0f32);
+        let mut total = 0.0f32;
         route.cells.push(start);
         let mut at = start;
         while c != at {
             if route.cells.len() > self.next.len() {
                 break; // not a field of this grid: never loop
             }
-            let d = step_length(grid, at, c);
-            length += f64::from(d);
-            total += cost.step(d, c);
+            total += cost.step(super::arc_length(grid, at, c), c);
             route.cells.push(c);
             at = c;
             c = self.next[at] as usize;
         }
-        route.length = length + 0.0;
         route.cost = total;
-        route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum::<f64>() + 0.0;
+        super::measure(grid, cost, route);
         true
     }
 }
@@ -178,16 +175,6 @@ fn largest(values: &[f32]) -> f32 {
     lanes.into_iter().chain(rest.iter().copied()).fold(0.0, f32::max)
 }
 
-/// The length of the grid step from `a` to its neighbour `b`.
-fn step_length(grid: &Grid, a: usize, b: usize) -> f32 {
-    let w = grid.width();
-    if a % w == b % w || a / w == b / w {
-        grid.cell_size()
-    } else {
-        grid.cell_size() * std::f32::consts::SQRT_2
-    }
-}
-
 /// The most buckets a ring holds; longer steps (huge penalties) use the radix heap.
 const RING_MAX: usize = 1 << 16;
 
@@ -203,7 +190,8 @@ struct Search<'a> {
 impl Search<'_> {
     /// Dijkstra's search from the goals on `queue`: a cell is expanded when popped unless it
     /// was expanded at its current cost already (`done`, cleared when the cost drops), so
-    /// stale entries need no check of their own. The grid's neighbours are computed in place.
+    /// stale entries need no check of their own. The grid's neighbours are written out in
+    /// place (`grid_neighbours!`).
     fn run(
         &self,
         costs: &mut [f32],
@@ -219,11 +207,6 @@ impl Search<'_> {
             next[g] = g as u32;
             queue.push(0, g as u32);
         }
-        let (w, h) = (grid.width(), grid.height());
-        let blocked = grid.blocked();
-        let straight = grid.cell_size();
-        let diagonal = straight * std::f32::consts::SQRT_2;
-        let eight = grid.connectivity() == Connectivity::Eight;
         while let Some(v) = queue.pop() {
             let v = v as usize;
             if done[v] {
@@ -233,51 +216,15 @@ impl Search<'_> {
             let here = costs[v];
             // Walking from a neighbour into `v` costs `d + penalty(v)`, as Cost::step adds.
             let penalty = self.layer.map_or(0.0, |l| self.weight * l[v].max(0.0));
-            let (x, y) = (v % w, v / w);
-            let right = x + 1 < w && !blocked[v + 1];
-            let left = x > 0 && !blocked[v - 1];
-            let down = y + 1 < h && !blocked[v + w];
-            let up = y > 0 && !blocked[v - w];
-            // In line, not a closure: called out of line it cost a call per neighbour.
-            macro_rules! relax {
-                ($u:expr, $d:expr) => {{
-                    let u: usize = $u;
-                    let c = here + ($d + penalty);
-                    if c < costs[u] {
-                        costs[u] = c;
-                        next[u] = v as u32;
-                        done[u] = false;
-                        queue.push(bucket(c), u as u32);
-                    }
-                }};
-            }
-            if right {
-                relax!(v + 1, straight);
-            }
-            if left {
-                relax!(v - 1, straight);
-            }
-            if down {
-                relax!(v + w, straight);
-            }
-            if up {
-                relax!(v - w, straight);
-            }
-            if eight {
-                // A diagonal counts only when both orthogonal cells beside it are free.
-                if right && down && !blocked[v + w + 1] {
-                    relax!(v + w + 1, diagonal);
+            grid_neighbours!(grid, v, |u, d| {
+                let c = here + (d + penalty);
+                if c < costs[u] {
+                    costs[u] = c;
+                    next[u] = v as u32;
+                    done[u] = false;
+                    queue.push(bucket(c), u as u32);
                 }
-                if left && down && !blocked[v + w - 1] {
-                    relax!(v + w - 1, diagonal);
-                }
-                if right && up && !blocked[v - w + 1] {
-                    relax!(v - w + 1, diagonal);
-                }
-                if left && up && !blocked[v - w - 1] {
-                    relax!(v - w - 1, diagonal);
-                }
-            }
+            });
         }
     }
 }

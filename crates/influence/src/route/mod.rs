@@ -256,25 +256,29 @@ impl Router {
         }
         self.trace(start, goal, &mut route.cells);
         route.cost = self.reached(goal);
-        route.length = route
-            .cells
-            .windows(2)
-            .map(|w| {
-                // The shortest of the arcs between the two (a graph may have several): the
-                // one the search took, since they enter the same cell.
-                let mut step = f32::INFINITY;
-                space.for_each_neighbour(w[0], |j, d| {
-                    if j == w[1] {
-                        step = step.min(d);
-                    }
-                });
-                f64::from(step)
-            })
-            .sum::<f64>()
-            + 0.0; // an empty sum is -0.0; a route of one cell has length 0
-        route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum::<f64>() + 0.0;
+        measure(space, cost, route);
         Ok(true)
     }
+}
+
+/// The length of the step from `a` to its neighbour `b`: the shortest of the arcs between
+/// them (a graph may have several; a search takes that one, since they enter the same cell).
+fn arc_length<S: Space>(space: &S, a: usize, b: usize) -> f32 {
+    let mut step = f32::INFINITY;
+    space.for_each_neighbour(a, |j, d| {
+        if j == b {
+            step = step.min(d);
+        }
+    });
+    step
+}
+
+/// Sets `route`'s length and exposure from its cells, each summed in `f64` (an empty sum is
+/// -0.0 in Rust; `+ 0.0` makes a one-cell route's length 0).
+fn measure<S: Space>(space: &S, cost: &Cost<'_>, route: &mut Route) {
+    route.length =
+        route.cells.windows(2).map(|w| f64::from(arc_length(space, w[0], w[1]))).sum::<f64>() + 0.0;
+    route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum::<f64>() + 0.0;
 }
 
 #[cfg(test)]

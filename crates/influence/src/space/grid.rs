@@ -6,6 +6,65 @@ use glam::{Vec2, Vec3};
 use super::Space;
 use crate::error::{finite, positive, Error};
 
+/// The walkable neighbours of cell `$i` of grid `$grid`, each as `$body` with `$j` the
+/// neighbour and `$d` the step's length: right, left, down, up, then (8-connected)
+/// down-right, down-left, up-right, up-left, a diagonal only when both orthogonal cells
+/// beside it are free. The one definition of a grid's neighbours: behind
+/// [`Space::for_each_neighbour`], and written out in place by the searches that expand a
+/// grid cell per iteration (A* on a grid, the flow field), where a call per cell with the
+/// closure behind it measured 12–35 % slower.
+macro_rules! grid_neighbours {
+    ($grid:expr, $i:expr, |$j:ident, $d:ident| $body:expr) => {{
+        let grid: &$crate::space::Grid = $grid;
+        let i: usize = $i;
+        let (w, blocked) = (grid.width(), grid.blocked());
+        let (x, y) = (i % w, i / w);
+        let right = x + 1 < w && !blocked[i + 1];
+        let left = x > 0 && !blocked[i - 1];
+        let down = y + 1 < grid.height() && !blocked[i + w];
+        let up = y > 0 && !blocked[i - w];
+        let straight = grid.cell_size();
+        // Plain branches, each guarding its own index: nothing wraps, no bound is checked
+        // twice, and the body is written out once per direction.
+        if right {
+            let ($j, $d) = (i + 1, straight);
+            $body;
+        }
+        if left {
+            let ($j, $d) = (i - 1, straight);
+            $body;
+        }
+        if down {
+            let ($j, $d) = (i + w, straight);
+            $body;
+        }
+        if up {
+            let ($j, $d) = (i - w, straight);
+            $body;
+        }
+        if grid.connectivity() == $crate::space::Connectivity::Eight {
+            let diagonal = straight * std::f32::consts::SQRT_2;
+            if right && down && !blocked[i + w + 1] {
+                let ($j, $d) = (i + w + 1, diagonal);
+                $body;
+            }
+            if left && down && !blocked[i + w - 1] {
+                let ($j, $d) = (i + w - 1, diagonal);
+                $body;
+            }
+            if right && up && !blocked[i - w + 1] {
+                let ($j, $d) = (i - w + 1, diagonal);
+                $body;
+            }
+            if left && up && !blocked[i - w - 1] {
+                let ($j, $d) = (i - w - 1, diagonal);
+                $body;
+            }
+        }
+    }};
+}
+pub(crate) use grid_neighbours;
+
 /// The largest number of cells a grid may have: 2²⁸ (a 16384 × 16384 map), 1 GiB per `f32` layer.
 /// Larger requests get [`Error::BadSize`] instead of an allocation failure.
 pub const MAX_CELLS: usize = 1 << 28;
@@ -430,34 +489,7 @@ impl Space for Grid {
     /// Right, left, down, up, then (8-connected) down-right, down-left, up-right, up-left:
     /// the order every generic algorithm sees, so it is kept. Each flag is read once.
     fn for_each_neighbour(&self, i: usize, mut visit: impl FnMut(usize, f32)) {
-        let w = self.width;
-        let (x, y) = (i % w, i / w);
-        let free = |j: usize| !self.blocked[j];
-        let right = x + 1 < w && free(i + 1);
-        let left = x > 0 && free(i - 1);
-        let down = y + 1 < self.height && free(i + w);
-        let up = y > 0 && free(i - w);
-        let straight = self.cell_size;
-        for (open, j) in [(right, i + 1), (left, i.wrapping_sub(1)), (down, i + w), (up, i.wrapping_sub(w))] {
-            if open {
-                visit(j, straight);
-            }
-        }
-        if self.connectivity == Connectivity::Eight {
-            // A diagonal counts only when both orthogonal cells beside it are free.
-            let diagonal = straight * std::f32::consts::SQRT_2;
-            let corners = [
-                (right && down, (i + w).wrapping_add(1)),
-                (left && down, (i + w).wrapping_sub(1)),
-                (right && up, i.wrapping_sub(w).wrapping_add(1)),
-                (left && up, i.wrapping_sub(w).wrapping_sub(1)),
-            ];
-            for (open, j) in corners {
-                if open && free(j) {
-                    visit(j, diagonal);
-                }
-            }
-        }
+        grid_neighbours!(self, i, |j, d| visit(j, d));
     }
 
     fn position(&self, i: usize) -> Vec3 {
