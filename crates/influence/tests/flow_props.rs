@@ -39,7 +39,8 @@ proptest! {
     fn field_costs_are_astar_costs_and_its_routes_are_optimal(
         grid in walled_grid(),
         values in prop::collection::vec(-3.0f32..8.0, 1..40),
-        weight in prop_oneof![Just(0.0f32), 0.0f32..3.0],
+        // 2e4 makes steps longer than the ring holds: the radix-heap queue's path.
+        weight in prop_oneof![Just(0.0f32), 0.0f32..3.0, Just(2e4f32)],
         picks in prop::collection::vec(any::<prop::sample::Index>(), 1..4),
     ) {
         let layer = Layer::from_vec((0..grid.len()).map(|i| values[i * 7 % values.len()]).collect());

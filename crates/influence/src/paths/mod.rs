@@ -17,7 +17,8 @@ mod areas;
 mod queue;
 
 use crate::space::{grid_neighbours, Grid, Space};
-use queue::{key, key_cell, key_value, Queue};
+pub(crate) use queue::Queue;
+use queue::{key, key_cell, key_value};
 
 /// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
 /// distances (negation is exact, so distances come out bit for bit as summed).

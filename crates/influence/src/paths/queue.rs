@@ -48,7 +48,7 @@ pub(super) fn key_cell(key: u64) -> usize {
 /// A queue key: ordered as a whole, split into buckets by its top 32 bits (its value half).
 /// Sweeps use `u64` keys ([`key`]); the A* search `u128` keys, its estimate in the top 32
 /// bits, then its cost so far and its cell (`paths::search_key`).
-pub(super) trait Key: Copy + Ord + Default + std::fmt::Debug {
+pub(crate) trait Key: Copy + Ord + Default + std::fmt::Debug {
     /// The value half: the top 32 bits.
     fn high(self) -> u32;
 
@@ -86,7 +86,7 @@ fn high<K: Key>(key: K) -> u32 {
 /// It pops exactly what one binary heap of the same keys would, whatever is pushed; it is
 /// fast when keys are pushed no lower than the last popped one's value half.
 #[derive(Debug, Default, Clone)]
-pub(super) struct Queue<K: Key = u64> {
+pub(crate) struct Queue<K: Key = u64> {
     /// The value half the buckets are relative to: every key in a bucket is above it,
     /// every key in `run` and `early` at or below it.
     frame: u32,
@@ -116,7 +116,7 @@ const SMALL_RUN: usize = 128;
 const RADIX_SORT_MIN: usize = 512;
 
 impl<K: Key> Queue<K> {
-    pub(super) fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         let mut occupied = self.occupied;
         while occupied != 0 {
             self.buckets[occupied.trailing_zeros() as usize].clear();
@@ -130,7 +130,7 @@ impl<K: Key> Queue<K> {
     }
 
     #[inline]
-    pub(super) fn push(&mut self, key: K) {
+    pub(crate) fn push(&mut self, key: K) {
         let h = high(key);
         if h <= self.frame {
             self.early.push(Reverse(key));
@@ -171,7 +171,7 @@ impl<K: Key> Queue<K> {
     /// key's at or below it, so the smallest is the smaller of the run's last key and the top
     /// of the early heap, and only when both are empty do the buckets give the next run.
     #[inline]
-    pub(super) fn pop(&mut self) -> Option<K> {
+    pub(crate) fn pop(&mut self) -> Option<K> {
         loop {
             if let Some(&Reverse(e)) = self.early.peek() {
                 if self.run.last().is_none_or(|&t| e < t) {

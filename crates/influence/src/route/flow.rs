@@ -3,6 +3,7 @@
 //! walking to the same goal share one search and follow it at O(1) a step.
 
 use crate::error::Error;
+use crate::paths::Queue;
 use crate::space::{grid_neighbours, Grid, Space};
 
 use super::{Cost, Route};
@@ -291,96 +292,32 @@ impl Monotone for Ring {
     }
 }
 
-/// The flow field's queue: a radix heap over bucket numbers, a cell's bucket being its cost
-/// divided by the cheapest step (a cell's length), rounded down.
+/// The flow field's queue when a ring would be too long: the search core's queue
+/// (`paths::Queue`, a radix heap once large) over keys `bucket << 32 | cell`, lowest first.
 ///
-/// Why this is exact. Every step costs at least one straight step `δ`, so a cell settled
-/// at cost `c` offers its neighbours at least `c + δ`: a later bucket than `c`'s. Cells that
-/// share a bucket therefore cannot improve one another, and once the buckets below are
-/// done, every cell in the lowest bucket holds its final cost, in whatever order the bucket
-/// is emptied — no ordering inside a bucket is needed, unlike A*'s estimated keys, where a
-/// larger step can land a neighbour in the same key range. In `f32` the sum `c + δ` may round
-/// down onto the bucket's edge; then the offer lands in the bucket being emptied, the cell is
-/// expanded again at its lower cost, and the costs are still exactly Dijkstra's (the search
-/// only stops when no offer improves any cell). Bucket numbers never fall below the current
-/// one (a cost plus a non-negative step rounds to no less than the cost, and rounding down
-/// a product is monotone), which is what the radix heap needs: bin `i` holds entries whose
-/// bucket first differs from the current one at bit `i - 1`, an entry only ever moves to
-/// lower bins, and bin 0 (the current bucket) is popped in any order.
-#[derive(Debug, Clone)]
-struct Buckets {
-    /// The current bucket number.
-    last: u32,
-    /// Entries as `bucket << 32 | cell`.
-    bins: [Vec<u64>; 33],
-    /// Bit `i` set when bin `i` is not empty.
-    occupied: u64,
-}
-
-impl Default for Buckets {
-    fn default() -> Self {
-        Self { last: 0, bins: std::array::from_fn(|_| Vec::new()), occupied: 0 }
-    }
-}
+/// Why bucketing by the cheapest step is exact. Every step costs at least one straight step
+/// `δ`, so a cell settled at cost `c` offers its neighbours at least `c + δ`: a later bucket
+/// than `c`'s. Cells that share a bucket therefore cannot improve one another, and once the
+/// buckets below are done, every cell in the lowest bucket holds its final cost, in whatever
+/// order the bucket is emptied — no ordering inside a bucket is needed, unlike A*'s
+/// estimated keys, where a larger step can land a neighbour in the same key range. In `f32`
+/// the sum `c + δ` may round down onto the bucket's edge; then the offer lands in the bucket
+/// being emptied, the cell is expanded again at its lower cost, and the costs are still
+/// exactly Dijkstra's (the search only stops when no offer improves any cell). Bucket
+/// numbers never fall below the current one (a cost plus a non-negative step rounds to no
+/// less than the cost, and rounding down a product is monotone), which keeps the radix heap
+/// on its fast path.
+type Buckets = Queue;
 
 impl Monotone for Buckets {
     #[inline]
     fn push(&mut self, key: u32, cell: u32) {
-        Buckets::push(self, key, cell);
+        Queue::push(self, u64::from(key) << 32 | u64::from(cell));
     }
 
     #[inline]
     fn pop(&mut self) -> Option<u32> {
-        Buckets::pop(self).map(|(_, c)| c)
-    }
-}
-
-impl Buckets {
-    fn clear(&mut self) {
-        for bin in &mut self.bins {
-            bin.clear();
-        }
-        self.last = 0;
-        self.occupied = 0;
-    }
-
-    #[inline]
-    fn bin(&self, key: u32) -> usize {
-        32 - (key ^ self.last).leading_zeros() as usize
-    }
-
-    #[inline]
-    fn push(&mut self, key: u32, cell: u32) {
-        debug_assert!(key >= self.last, "bucket numbers are monotone");
-        let i = self.bin(key);
-        self.bins[i].push(u64::from(key) << 32 | u64::from(cell));
-        self.occupied |= 1 << i;
-    }
-
-    /// An entry of the lowest bucket: (bucket, cell).
-    #[inline]
-    fn pop(&mut self) -> Option<(u32, u32)> {
-        if self.occupied & 1 == 0 {
-            if self.occupied == 0 {
-                return None;
-            }
-            let i = self.occupied.trailing_zeros() as usize;
-            let mut bin = std::mem::take(&mut self.bins[i]);
-            self.occupied &= !(1 << i);
-            self.last = bin.iter().map(|&e| (e >> 32) as u32).min().unwrap_or(self.last);
-            for &e in &bin {
-                let j = self.bin((e >> 32) as u32);
-                self.bins[j].push(e);
-                self.occupied |= 1 << j;
-            }
-            bin.clear();
-            self.bins[i] = bin; // keeps its allocation
-        }
-        let e = self.bins[0].pop()?;
-        if self.bins[0].is_empty() {
-            self.occupied &= !1;
-        }
-        Some(((e >> 32) as u32, e as u32))
+        Queue::pop(self).map(|k| k as u32)
     }
 }
 
@@ -436,22 +373,5 @@ mod tests {
             field.compute(&grid, &[0], &cost).unwrap();
             assert_eq!(held(&field), before);
         }
-    }
-
-    #[test]
-    fn buckets_pop_lowest_bucket_first() {
-        let mut q = Buckets::default();
-        for (k, c) in [(5, 1), (3, 2), (9, 3), (3, 4), (1000, 5)] {
-            q.push(k, c);
-        }
-        let mut keys = Vec::new();
-        while let Some((k, _)) = q.pop() {
-            keys.push(k);
-            if k == 3 && keys.len() == 1 {
-                q.push(3, 9); // the current bucket again
-                q.push(4, 8);
-            }
-        }
-        assert_eq!(keys, vec![3, 3, 3, 4, 5, 9, 1000]);
     }
 }
