@@ -114,7 +114,9 @@ pub fn validate(spec: &ScenarioFile, file: &str, maps: &MapFiles<'_>) -> Result<
         }
     }
     let grid = spec.map.grid(|name| maps.grid(name, file))?;
-    fits(if spec.map.file.is_some() { "file" } else { "width" }, grid.width() * grid.height())?;
+    if spec.map.file.is_some() {
+        fits("file", grid.width() * grid.height())?;
+    }
     let kind = spec.propagation.as_ref().map(|p| p.kind);
     if spec.sources.is_empty() && !spec.field.as_ref().is_some_and(FieldSpec::has_sources) {
         return Err(Invalid::File(Located::new(
