@@ -36,17 +36,11 @@ use influence::route::{Cost, Heuristic, Route, Router};
 use influence::space::{DerivedGraph, Graph};
 use influence::{Falloff, Grid, Layer, Metric, Source, Space, Stamper};
 use influence_bench::reference::GenericSpace;
-use influence_bench::rng::Rng;
+use influence_bench::rng::walled_grid;
 
+/// The walled 256² map of the graph and route benches.
 fn walled(side: usize) -> Grid {
-    let mut grid = Grid::new(side, side).unwrap();
-    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
-    for i in 0..side * side {
-        if rng.one_in(10) {
-            grid.set_blocked(Cell::new(i % side, i / side), true).unwrap();
-        }
-    }
-    grid
+    walled_grid(side, 0x2545_f491_4f6c_dd1d)
 }
 
 fn step(c: &mut Criterion) {

@@ -37,17 +37,11 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use influence::route::{Cost, FlowField, Heuristic, Route, Router};
 use influence::{Cell, Connectivity, Falloff, Grid, Layer, Source, Space, Stamper};
 use influence_bench::reference::GenericSpace;
-use influence_bench::rng::Rng;
+use influence_bench::rng::{walled_grid, Rng};
 
+/// The walled 256² map of the graph and route benches.
 fn walled(side: usize) -> Grid {
-    let mut grid = Grid::new(side, side).unwrap();
-    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
-    for i in 0..side * side {
-        if rng.one_in(10) {
-            grid.set_blocked(Cell::new(i % side, i / side), true).unwrap();
-        }
-    }
-    grid
+    walled_grid(side, 0x2545_f491_4f6c_dd1d)
 }
 
 /// A unit's strength: with it, A* across the 256² map expands about 44,000 of its 59,000

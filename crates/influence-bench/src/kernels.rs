@@ -272,15 +272,8 @@ fn algebra(size: usize) -> Runs {
 
 /// A `size × size` map with about 10 % of its cells blocked at random, the centre kept open.
 fn walled(size: usize, connectivity: Connectivity) -> Grid {
-    let mut grid = Grid::new(size, size).expect("bench sizes are valid").with_connectivity(connectivity);
-    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
-    for y in 0..size {
-        for x in 0..size {
-            if rng.one_in(10) && (x, y) != (size / 2, size / 2) {
-                grid.set_blocked(Cell::new(x, y), true).expect("inside the map");
-            }
-        }
-    }
+    let mut grid = crate::rng::walled_grid(size, 0x9E37_79B9_7F4A_7C15).with_connectivity(connectivity);
+    grid.set_blocked(Cell::new(size / 2, size / 2), false).expect("inside the map");
     grid
 }
 

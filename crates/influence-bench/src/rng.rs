@@ -8,6 +8,7 @@
 //! width of `usize`. So a seed names the same inputs on every machine and in every run, and
 //! numbers measured on two machines are measured on the same maps.
 
+use influence::{Cell, Grid};
 use rand_core::{Rng as _, SeedableRng};
 use rand_xorshift::XorShiftRng;
 
@@ -46,6 +47,19 @@ impl Rng {
     pub fn one_in(&mut self, n: u64) -> bool {
         self.0.next_u64().is_multiple_of(n)
     }
+}
+
+/// A `side × side` map with about one cell in ten blocked, drawn from the stream of `seed`
+/// row by row: the walled map the benchmarks step, stamp and route on.
+pub fn walled_grid(side: usize, seed: u64) -> Grid {
+    let mut grid = Grid::new(side, side).expect("bench sizes are valid");
+    let mut rng = Rng::new(seed);
+    for i in 0..side * side {
+        if rng.one_in(10) {
+            grid.set_blocked(Cell::new(i % side, i / side), true).expect("inside the map");
+        }
+    }
+    grid
 }
 
 #[cfg(test)]
