@@ -24,8 +24,35 @@ pub(crate) fn type_error(message: impl Into<String>) -> PyErr {
 }
 
 /// An error of the library as `ValueError`, after `context` (the argument it came from).
-pub(crate) fn library_error(context: &str, e: &influence::Error) -> PyErr {
+pub(crate) fn library_error(context: impl std::fmt::Display, e: &influence::Error) -> PyErr {
     value_error(format!("{context}: {e}"))
+}
+
+/// The name of one item of an argument, for messages: `points` when one value was given,
+/// `points[3]` when an array was. Formatted only when a message is written, so the loops
+/// over points allocate nothing for names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Item<'a> {
+    /// The argument.
+    pub(crate) arg: &'a str,
+    /// The index within it, if an array was given.
+    pub(crate) index: Option<usize>,
+}
+
+impl<'a> Item<'a> {
+    /// Item `i` of `arg`: `arg` itself when `single` (one value for all).
+    pub(crate) fn new(arg: &'a str, i: usize, single: bool) -> Self {
+        Self { arg, index: (!single).then_some(i) }
+    }
+}
+
+impl std::fmt::Display for Item<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}[{i}]", self.arg),
+            None => f.write_str(self.arg),
+        }
+    }
 }
 
 /// `repr(obj)`, shortened to 80 characters.
@@ -242,9 +269,9 @@ pub(crate) fn points(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<(Vec<Vec2>, 
     for (i, p) in flat.chunks_exact(2).enumerate() {
         let fits = |v: f64| v.is_finite() && v.abs() <= f64::from(f32::MAX);
         if !(fits(p[0]) && fits(p[1])) {
-            let name = if single { arg.to_owned() } else { format!("{arg}[{i}]") };
             return Err(value_error(format!(
-                "{name} must be finite, got ({}, {})",
+                "{} must be finite, got ({}, {})",
+                Item::new(arg, i, single),
                 float_text(p[0]),
                 float_text(p[1])
             )));
@@ -281,9 +308,9 @@ pub(crate) fn cells(
     for (i, c) in flat.chunks_exact(2).enumerate() {
         let inside = |v: i64, n: usize| usize::try_from(v).ok().filter(|&v| v < n);
         let (Some(x), Some(y)) = (inside(c[0], grid.width()), inside(c[1], grid.height())) else {
-            let name = if single { arg.to_owned() } else { format!("{arg}[{i}]") };
             return Err(value_error(format!(
-                "{name} must be a cell of the grid (x in 0..{}, y in 0..{}), got ({}, {})",
+                "{} must be a cell of the grid (x in 0..{}, y in 0..{}), got ({}, {})",
+                Item::new(arg, i, single),
                 grid.width(),
                 grid.height(),
                 c[0],
@@ -296,7 +323,7 @@ pub(crate) fn cells(
 }
 
 /// The cell holding world point `p`, or `ValueError` naming `name` if it lies off the grid.
-pub(crate) fn cell_of(grid: &Grid, p: Vec2, name: &str) -> PyResult<influence::Cell> {
+pub(crate) fn cell_of(grid: &Grid, p: Vec2, name: impl std::fmt::Display) -> PyResult<influence::Cell> {
     grid.cell_at(p).ok_or_else(|| {
         let lo = grid.origin();
         let hi = lo + grid.world_size();
@@ -326,6 +353,27 @@ impl PerPoint {
         match self {
             Self::All(v) => *v,
             Self::Each(v) => v[i],
+        }
+    }
+
+    /// The name of the value for point `i` in messages: `arg`, or `arg[i]` when one was
+    /// given per point.
+    pub(crate) fn item<'a>(&self, arg: &'a str, i: usize) -> Item<'a> {
+        Item::new(arg, i, matches!(self, Self::All(_)))
+    }
+
+    /// The value for point `i`, which must be greater than 0 (a radius; the values are
+    /// finite already), or `ValueError` naming it.
+    pub(crate) fn positive_at(&self, i: usize, arg: &str) -> PyResult<f32> {
+        let v = self.at(i);
+        if v > 0.0 {
+            Ok(v)
+        } else {
+            Err(value_error(format!(
+                "{} must be finite and > 0, got {}",
+                self.item(arg, i),
+                float_text(f64::from(v))
+            )))
         }
     }
 }

@@ -133,22 +133,10 @@ impl PyField {
         };
         let mut sources = Vec::with_capacity(n);
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            let r = radius.at(i);
-            if r <= 0.0 {
-                let rname = if matches!(radius, args::PerPoint::All(_)) {
-                    "radius".to_owned()
-                } else {
-                    format!("radius[{i}]")
-                };
-                return Err(value_error(format!(
-                    "{rname} must be finite and > 0, got {}",
-                    args::float_text(f64::from(r))
-                )));
-            }
+            let r = radius.positive_at(i, "radius")?;
             sources.push(
                 PointSource::new(p, strength.at(i), r, curve.clone())
-                    .map_err(|e| args::library_error(&name, &e))?,
+                    .map_err(|e| args::library_error(args::Item::new("points", i, single), &e))?,
             );
         }
         Ok(Self { field: Field::new(sources) })

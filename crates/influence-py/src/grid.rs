@@ -52,7 +52,7 @@ impl PyGrid {
             for (i, source) in sources.iter().enumerate() {
                 stamper
                     .stamp(&self.grid, layer, source)
-                    .map_err(|e| args::library_error(&format!("points[{i}]"), &e))?;
+                    .map_err(|e| args::library_error(args::Item::new("points", i, false), &e))?;
             }
             Ok(())
         };
@@ -325,8 +325,8 @@ impl PyGrid {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            let c = args::cell_of(&self.grid, p, &name)?;
+            let name = args::Item::new("points", i, single);
+            let c = args::cell_of(&self.grid, p, name)?;
             out.push([c.x as i64, c.y as i64]);
         }
         if single {
@@ -365,8 +365,8 @@ impl PyGrid {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            out.push(!self.grid.is_blocked(args::cell_of(&self.grid, p, &name)?));
+            let name = args::Item::new("points", i, single);
+            out.push(!self.grid.is_blocked(args::cell_of(&self.grid, p, name)?));
         }
         if single {
             return Ok(pyo3::types::PyBool::new(py, out[0]).to_owned().into_any());

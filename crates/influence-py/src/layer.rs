@@ -492,8 +492,8 @@ impl PyLayer {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            let cell = args::cell_of(grid, p, &name)?;
+            let name = args::Item::new("points", i, single);
+            let cell = args::cell_of(grid, p, name)?;
             let v = if bilinear {
                 query::value_bilinear(grid, &self.layer, p)
             } else {
@@ -517,8 +517,8 @@ impl PyLayer {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            args::cell_of(grid, p, &name)?;
+            let name = args::Item::new("points", i, single);
+            args::cell_of(grid, p, name)?;
             let g = query::gradient(grid, &self.layer, p)
                 .ok_or_else(|| value_error(format!("{name} is off the grid")))?;
             out.push([f64::from(g.x), f64::from(g.y)]);

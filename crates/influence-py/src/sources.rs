@@ -196,22 +196,11 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
     let on_blocked = args::choice(a.on_blocked, "on_blocked", &ON_BLOCKED)?;
     let mut sources = Vec::with_capacity(n);
     for (i, &p) in points.iter().enumerate() {
-        let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-        args::cell_of(grid, p, &name)?;
-        let r = radius.at(i);
-        if r <= 0.0 {
-            let rname = if matches!(radius, args::PerPoint::All(_)) {
-                "radius".to_owned()
-            } else {
-                format!("radius[{i}]")
-            };
-            return Err(value_error(format!(
-                "{rname} must be finite and > 0, got {}",
-                args::float_text(f64::from(r))
-            )));
-        }
+        let name = args::Item::new("points", i, single);
+        args::cell_of(grid, p, name)?;
+        let r = radius.positive_at(i, "radius")?;
         let mut source = Source::new(p, strength.at(i), curve.clone(), r)
-            .map_err(|e| args::library_error(&name, &e))?
+            .map_err(|e| args::library_error(name, &e))?
             .with_metric(metric)
             .with_mode(mode);
         match source.check_placement(grid) {
@@ -220,7 +209,7 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
                 ("skip", _) => continue,
                 ("snap", Some(nearest)) => {
                     let centre = grid.center(Cell::from(nearest));
-                    source.set_position(centre).map_err(|e| args::library_error(&name, &e))?;
+                    source.set_position(centre).map_err(|e| args::library_error(name, &e))?;
                 }
                 (_, nearest) => {
                     let on =
@@ -238,7 +227,7 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
                     return Err(value_error(format!("{name} = {}{on}{there}", args::point_text(p))));
                 }
             },
-            Err(e) => return Err(args::library_error(&name, &e)),
+            Err(e) => return Err(args::library_error(name, &e)),
         }
         sources.push(source);
     }
