@@ -135,43 +135,50 @@ pub(crate) fn number(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f64> {
     obj.extract::<f64>().map_err(|_| type_error(format!("{arg} must be a number, got {}", shown(obj))))
 }
 
+/// What the range checks ask for, in the words of the library and the scenario files
+/// (`influence::Error::BadNumber`): "radius must be a finite number greater than 0, got 0".
+const FINITE: &str = "a finite number";
+const POSITIVE: &str = "a finite number greater than 0";
+const NON_NEGATIVE: &str = "a finite number, 0 or more";
+const UNIT: &str = "a number from 0 to 1";
+
 /// A finite number that fits an `f32`.
 pub(crate) fn finite(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be finite, got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {FINITE}, got {}", shown(obj))))
     }
 }
 
-/// A finite number > 0.
+/// A finite number greater than 0.
 pub(crate) fn positive(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if v.is_finite() && v.abs() <= f64::from(f32::MAX) && v as f32 > 0.0 {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be finite and > 0, got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {POSITIVE}, got {}", shown(obj))))
     }
 }
 
-/// A finite number ≥ 0.
+/// A finite number, 0 or more.
 pub(crate) fn non_negative(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if v.is_finite() && v.abs() <= f64::from(f32::MAX) && v >= 0.0 {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be finite and >= 0, got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {NON_NEGATIVE}, got {}", shown(obj))))
     }
 }
 
-/// A number in `[0, 1]`.
+/// A number from 0 to 1.
 pub(crate) fn unit(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if (0.0..=1.0).contains(&v) {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be in [0, 1], got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {UNIT}, got {}", shown(obj))))
     }
 }
 
@@ -370,7 +377,7 @@ impl PerPoint {
             Ok(v)
         } else {
             Err(value_error(format!(
-                "{} must be finite and > 0, got {}",
+                "{} must be {POSITIVE}, got {}",
                 self.item(arg, i),
                 float_text(f64::from(v))
             )))
@@ -396,7 +403,7 @@ pub(crate) fn per_point(obj: &Bound<'_, PyAny>, arg: &str, n: usize) -> PyResult
             if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
                 Ok(v as f32)
             } else {
-                Err(value_error(format!("{arg}[{i}] must be finite, got {}", float_text(v))))
+                Err(value_error(format!("{arg}[{i}] must be {FINITE}, got {}", float_text(v))))
             }
         })
         .collect::<PyResult<Vec<f32>>>()
