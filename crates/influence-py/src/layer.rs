@@ -299,21 +299,17 @@ impl PyLayer {
         band: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
-        let defaults = Defaults::new(py);
-        let a = SourceArgs {
+        let a = SourceArgs::new(
+            sources::STAMP,
             points,
-            strength: given(strength).unwrap_or(&defaults.one),
+            strength,
             radius,
-            falloff: given(falloff).unwrap_or(&defaults.linear),
-            distance: given(distance).unwrap_or(&defaults.euclidean),
-            mode: given(mode).unwrap_or(&defaults.add),
-            on_blocked: given(on_blocked).unwrap_or(&defaults.error),
-            rate,
-            step,
-            power,
-            sigma,
-            band,
-        };
+            falloff,
+            distance,
+            mode,
+            on_blocked,
+            [rate, step, power, sigma, band],
+        );
         let grid_object = slf.try_borrow()?.grid.clone_ref(py);
         let grid = grid_object.get();
         let checked = sources::checked(&grid.grid, &a)?;
@@ -766,30 +762,4 @@ pub(crate) fn flag(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<bool> {
         return obj.is_truthy();
     }
     Err(type_error(format!("{arg} must be True or False, got {}", shown(obj))))
-}
-
-/// Python objects for the keyword defaults of source-taking calls.
-pub(crate) struct Defaults<'py> {
-    pub(crate) one: Bound<'py, PyAny>,
-    pub(crate) linear: Bound<'py, PyAny>,
-    pub(crate) point: Bound<'py, PyAny>,
-    pub(crate) euclidean: Bound<'py, PyAny>,
-    pub(crate) add: Bound<'py, PyAny>,
-    pub(crate) set: Bound<'py, PyAny>,
-    pub(crate) error: Bound<'py, PyAny>,
-}
-
-impl<'py> Defaults<'py> {
-    pub(crate) fn new(py: Python<'py>) -> Self {
-        let s = |t: &str| pyo3::types::PyString::new(py, t).into_any();
-        Self {
-            one: pyo3::types::PyFloat::new(py, 1.0).into_any(),
-            linear: s("linear"),
-            point: s("point"),
-            euclidean: s("euclidean"),
-            add: s("add"),
-            set: s("set"),
-            error: s("error"),
-        }
-    }
 }

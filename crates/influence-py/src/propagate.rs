@@ -16,7 +16,7 @@ use pyo3::prelude::*;
 use crate::args::{self, given, value_error};
 use crate::grid::{neighbours_of, PyGrid};
 use crate::guarded;
-use crate::layer::{Defaults, PyLayer};
+use crate::layer::PyLayer;
 use crate::sources::{self, SourceArgs};
 
 /// Influence spreading over time on a grid (from :meth:`Grid.diffusion`): each step every
@@ -112,21 +112,17 @@ impl PyDiffusion {
         band: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
-        let defaults = Defaults::new(py);
-        let a = SourceArgs {
+        let a = SourceArgs::new(
+            sources::SEED,
             points,
-            strength: given(strength).unwrap_or(&defaults.one),
+            strength,
             radius,
-            falloff: given(falloff).unwrap_or(&defaults.point),
-            distance: given(distance).unwrap_or(&defaults.euclidean),
-            mode: given(mode).unwrap_or(&defaults.set),
-            on_blocked: given(on_blocked).unwrap_or(&defaults.error),
-            rate,
-            step,
-            power,
-            sigma,
-            band,
-        };
+            falloff,
+            distance,
+            mode,
+            on_blocked,
+            [rate, step, power, sigma, band],
+        );
         let mut guard = slf.try_borrow_mut()?;
         let this = &mut *guard;
         let pyg = this.grid.get();

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use influence::{Band, Cell, Error, Falloff, Grid, Metric, Mode, Source};
 use pyo3::prelude::*;
 
-use crate::args::{self, given, shown, value_error};
+use crate::args::{self, given, value_error};
 
 /// The falloff names `Layer.add` takes (a callable `f(distance, radius) -> factor` too).
 pub(crate) const FALLOFFS: [&str; 8] =
@@ -19,32 +19,83 @@ pub(crate) const MODES: [&str; 3] = ["add", "set", "max"];
 /// What a point on a blocked cell does.
 const ON_BLOCKED: [&str; 3] = ["error", "snap", "skip"];
 
-/// The keyword arguments every source-taking call shares, as given.
+/// What a source-taking call gives its sources when `falloff` or `mode` is left out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Defaults {
+    /// A name of [`FALLOFFS`].
+    pub(crate) falloff: &'static str,
+    /// A name of [`MODES`].
+    pub(crate) mode: &'static str,
+}
+
+/// `Layer.add`: stamps that fall off linearly and add up.
+pub(crate) const STAMP: Defaults = Defaults { falloff: "linear", mode: "add" };
+/// `Diffusion.set_sources`: seeds on the source's own cell, held at their value.
+pub(crate) const SEED: Defaults = Defaults { falloff: "point", mode: "set" };
+
+/// The keyword arguments every source-taking call shares, as given (`None` or left out:
+/// the default, `strength=1.0`, `distance="euclidean"`, `on_blocked="error"`, and
+/// [`Defaults`]).
 pub(crate) struct SourceArgs<'a, 'py> {
     /// `(N, 2)` points or one `(x, y)`.
-    pub(crate) points: &'a Bound<'py, PyAny>,
+    points: &'a Bound<'py, PyAny>,
     /// A number or one per point.
-    pub(crate) strength: &'a Bound<'py, PyAny>,
+    strength: Option<&'a Bound<'py, PyAny>>,
     /// A number or one per point; `None` for the falloff's default.
-    pub(crate) radius: Option<&'a Bound<'py, PyAny>>,
+    radius: Option<&'a Bound<'py, PyAny>>,
     /// A name of [`FALLOFFS`] or a callable.
-    pub(crate) falloff: &'a Bound<'py, PyAny>,
+    falloff: Option<&'a Bound<'py, PyAny>>,
     /// A name of [`DISTANCES`].
-    pub(crate) distance: &'a Bound<'py, PyAny>,
+    distance: Option<&'a Bound<'py, PyAny>>,
     /// A name of [`MODES`].
-    pub(crate) mode: &'a Bound<'py, PyAny>,
+    mode: Option<&'a Bound<'py, PyAny>>,
     /// `"error"`, `"snap"` or `"skip"`.
-    pub(crate) on_blocked: &'a Bound<'py, PyAny>,
+    on_blocked: Option<&'a Bound<'py, PyAny>>,
     /// Exponential: decay per world unit.
-    pub(crate) rate: Option<&'a Bound<'py, PyAny>>,
+    rate: Option<&'a Bound<'py, PyAny>>,
     /// Halving: the distance over which the value halves.
-    pub(crate) step: Option<&'a Bound<'py, PyAny>>,
+    step: Option<&'a Bound<'py, PyAny>>,
     /// Polynomial: the exponent.
-    pub(crate) power: Option<&'a Bound<'py, PyAny>>,
+    power: Option<&'a Bound<'py, PyAny>>,
     /// Gaussian: the standard deviation.
-    pub(crate) sigma: Option<&'a Bound<'py, PyAny>>,
+    sigma: Option<&'a Bound<'py, PyAny>>,
     /// Band: `(distance, factor)` points.
-    pub(crate) band: Option<&'a Bound<'py, PyAny>>,
+    band: Option<&'a Bound<'py, PyAny>>,
+    /// The falloff and mode of arguments left out.
+    defaults: Defaults,
+}
+
+impl<'a, 'py> SourceArgs<'a, 'py> {
+    /// The arguments of `Layer.add` or `Diffusion.set_sources`, in their order, with the
+    /// call's `defaults`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        defaults: Defaults,
+        points: &'a Bound<'py, PyAny>,
+        strength: Option<&'a Bound<'py, PyAny>>,
+        radius: Option<&'a Bound<'py, PyAny>>,
+        falloff: Option<&'a Bound<'py, PyAny>>,
+        distance: Option<&'a Bound<'py, PyAny>>,
+        mode: Option<&'a Bound<'py, PyAny>>,
+        on_blocked: Option<&'a Bound<'py, PyAny>>,
+        [rate, step, power, sigma, band]: [Option<&'a Bound<'py, PyAny>>; 5],
+    ) -> Self {
+        Self {
+            points,
+            strength,
+            radius,
+            falloff,
+            distance,
+            mode,
+            on_blocked,
+            rate,
+            step,
+            power,
+            sigma,
+            band,
+            defaults,
+        }
+    }
 }
 
 /// The first exception a Python falloff callable raised while stamping.
@@ -60,16 +111,20 @@ pub(crate) struct Checked {
     pub(crate) custom: Option<Raised>,
 }
 
-/// The falloff named (or the callable given) in `a`, with its parameters; every parameter
+/// The falloff named (or the callable given) in `a`, its name (`"custom"` for a callable),
+/// with its parameters; every parameter
 /// given must belong to it. Also the default radius: one cell for `point`, the band's extent
 /// for `band`, none otherwise.
-fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<f32>, Option<Raised>)> {
+fn falloff(
+    a: &SourceArgs<'_, '_>,
+    cell_size: f32,
+) -> PyResult<(&'static str, Falloff, Option<f32>, Option<Raised>)> {
     let params =
         [("rate", a.rate), ("step", a.step), ("power", a.power), ("sigma", a.sigma), ("band", a.band)];
-    let name = if a.falloff.is_callable() && !a.falloff.is_instance_of::<pyo3::types::PyString>() {
-        "custom"
-    } else {
-        args::choice(a.falloff, "falloff", &FALLOFFS)?
+    let name = match given(a.falloff) {
+        None => a.defaults.falloff,
+        Some(f) if f.is_callable() && !f.is_instance_of::<pyo3::types::PyString>() => "custom",
+        Some(f) => args::choice(f, "falloff", &FALLOFFS)?,
     };
     let takes: &[&str] = match name {
         "exponential" => &["rate"],
@@ -127,7 +182,8 @@ fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<
         }
         _ => {
             let errors: Raised = Arc::new(Mutex::new(None));
-            let (f, keep) = (a.falloff.clone().unbind(), Arc::clone(&errors));
+            let f = a.falloff.ok_or_else(|| value_error("falloff: no callable given"))?.clone().unbind();
+            let keep = Arc::clone(&errors);
             custom = Some(errors);
             let curve = Falloff::custom(move |d, r| {
                 if keep.lock().map_or(true, |first| first.is_some()) {
@@ -148,7 +204,7 @@ fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<
             (curve, None)
         }
     };
-    Ok((curve, default_radius, custom))
+    Ok((name, curve, default_radius, custom))
 }
 
 /// A band's `(distance, factor)` points.
@@ -166,8 +222,11 @@ fn band(obj: &Bound<'_, PyAny>) -> PyResult<Band> {
 pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> {
     let (points, single) = args::points(a.points, "points")?;
     let n = points.len();
-    let strength = args::per_point(a.strength, "strength", n)?;
-    let (curve, default_radius, custom) = falloff(a, grid.cell_size())?;
+    let strength = match given(a.strength) {
+        Some(s) => args::per_point(s, "strength", n)?,
+        None => args::PerPoint::All(1.0),
+    };
+    let (falloff_name, curve, default_radius, custom) = falloff(a, grid.cell_size())?;
     let radius = match given(a.radius) {
         Some(r) => args::per_point(r, "radius", n)?,
         None => match default_radius {
@@ -176,24 +235,26 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
                 let name = if custom.is_some() {
                     "a custom falloff".to_owned()
                 } else {
-                    format!("falloff {}", shown(a.falloff))
+                    format!("falloff '{falloff_name}'")
                 };
                 return Err(value_error(format!("radius is required for {name}")));
             }
         },
     };
-    let metric = match args::choice(a.distance, "distance", &DISTANCES)? {
-        "euclidean" => Metric::Euclidean,
-        "manhattan" => Metric::Manhattan,
-        "octile" => Metric::Octile,
-        _ => Metric::Path,
-    };
-    let mode = match args::choice(a.mode, "mode", &MODES)? {
+    let metric =
+        match given(a.distance).map_or(Ok("euclidean"), |d| args::choice(d, "distance", &DISTANCES))? {
+            "euclidean" => Metric::Euclidean,
+            "manhattan" => Metric::Manhattan,
+            "octile" => Metric::Octile,
+            _ => Metric::Path,
+        };
+    let mode = match given(a.mode).map_or(Ok(a.defaults.mode), |m| args::choice(m, "mode", &MODES))? {
         "add" => Mode::Add,
         "set" => Mode::Set,
         _ => Mode::Max,
     };
-    let on_blocked = args::choice(a.on_blocked, "on_blocked", &ON_BLOCKED)?;
+    let on_blocked =
+        given(a.on_blocked).map_or(Ok("error"), |o| args::choice(o, "on_blocked", &ON_BLOCKED))?;
     let mut sources = Vec::with_capacity(n);
     for (i, &p) in points.iter().enumerate() {
         let name = args::Item::new("points", i, single);
