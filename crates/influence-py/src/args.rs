@@ -12,6 +12,7 @@ use numpy::{PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyU
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use serde::de::{DeserializeOwned, IntoDeserializer};
 
 /// `ValueError(message)`.
 pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
@@ -209,6 +210,21 @@ pub(crate) fn choice<'a>(obj: &Bound<'_, PyAny>, arg: &str, options: &[&'a str])
         .find(|o| **o == text)
         .copied()
         .ok_or_else(|| value_error(format!("{arg} must be one of {}; got {}", quoted(), shown(obj))))
+}
+
+/// The names of enum `T` in declaration order, as the scenario files spell them: its serde
+/// variant names (`FalloffKind`, `Metric`, `Mode`, `CurveName`, `DecayName`), so that each
+/// name is written once, where the enum is.
+pub(crate) fn names<T: DeserializeOwned>() -> &'static [&'static str] {
+    serde_aux::serde_introspection::serde_introspect::<T>()
+}
+
+/// One of the [`names`] of `T`, given as a string, as that value; refused as [`choice`]
+/// refuses.
+pub(crate) fn named<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<T> {
+    let name = choice(obj, arg, names::<T>())?;
+    let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = name.into_deserializer();
+    T::deserialize(de).map_err(|e| value_error(format!("{arg}: {e}")))
 }
 
 /// `4` or `8` as a connectivity.

@@ -10,6 +10,7 @@ use influence::propagate::{
     seeds_from_sources, Chase, Diffusion, FloodFill, Prediction, Propagator, Seed, SteadyState, Steps,
 };
 use influence::{Grid, Layer};
+use influence_scenario::propagation::DecayName;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
@@ -57,7 +58,7 @@ pub(crate) fn diffusion(
     let decay = args::non_negative(decay, "decay")?;
     let momentum = given(momentum).map(|m| args::unit(m, "momentum")).transpose()?.unwrap_or(1.0);
     let linear = match given(decay_kind) {
-        Some(k) => args::choice(k, "decay_kind", &["exponential", "linear"])? == "linear",
+        Some(k) => args::named::<DecayName>(k, "decay_kind")? == DecayName::Linear,
         None => false,
     };
     let made = if linear { Diffusion::linear(decay, momentum) } else { Diffusion::new(decay, momentum) };

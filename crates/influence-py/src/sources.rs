@@ -5,33 +5,27 @@
 use std::sync::{Arc, Mutex};
 
 use influence::{Band, Cell, Error, Falloff, Grid, Metric, Mode, Source};
+use influence_scenario::falloff::FalloffKind;
 use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 
-/// The falloff names `Layer.add` takes (a callable `f(distance, radius) -> factor` too).
-pub(crate) const FALLOFFS: [&str; 8] =
-    ["linear", "exponential", "halving", "polynomial", "gaussian", "constant", "point", "band"];
-/// The distance names.
-pub(crate) const DISTANCES: [&str; 4] = ["euclidean", "manhattan", "octile", "path"];
-/// The mode names.
-pub(crate) const MODES: [&str; 3] = ["add", "set", "max"];
-/// What a point on a blocked cell does.
+/// What a point on a blocked cell does (the scenario files' `on_blocked` has no `skip`).
 const ON_BLOCKED: [&str; 3] = ["error", "snap", "skip"];
 
 /// What a source-taking call gives its sources when `falloff` or `mode` is left out.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Defaults {
-    /// A name of [`FALLOFFS`].
-    pub(crate) falloff: &'static str,
-    /// A name of [`MODES`].
-    pub(crate) mode: &'static str,
+    /// The falloff.
+    pub(crate) falloff: FalloffKind,
+    /// How a source's value combines with the cell's.
+    pub(crate) mode: Mode,
 }
 
 /// `Layer.add`: stamps that fall off linearly and add up.
-pub(crate) const STAMP: Defaults = Defaults { falloff: "linear", mode: "add" };
+pub(crate) const STAMP: Defaults = Defaults { falloff: FalloffKind::Linear, mode: Mode::Add };
 /// `Diffusion.set_sources`: seeds on the source's own cell, held at their value.
-pub(crate) const SEED: Defaults = Defaults { falloff: "point", mode: "set" };
+pub(crate) const SEED: Defaults = Defaults { falloff: FalloffKind::Point, mode: Mode::Set };
 
 /// The keyword arguments every source-taking call shares, as given (`None` or left out:
 /// the default, `strength=1.0`, `distance="euclidean"`, `on_blocked="error"`, and
@@ -43,11 +37,11 @@ pub(crate) struct SourceArgs<'a, 'py> {
     strength: Option<&'a Bound<'py, PyAny>>,
     /// A number or one per point; `None` for the falloff's default.
     radius: Option<&'a Bound<'py, PyAny>>,
-    /// A name of [`FALLOFFS`] or a callable.
+    /// A name of [`FalloffKind`] or a callable.
     falloff: Option<&'a Bound<'py, PyAny>>,
-    /// A name of [`DISTANCES`].
+    /// A name of [`Metric`].
     distance: Option<&'a Bound<'py, PyAny>>,
-    /// A name of [`MODES`].
+    /// A name of [`Mode`].
     mode: Option<&'a Bound<'py, PyAny>>,
     /// `"error"`, `"snap"` or `"skip"`.
     on_blocked: Option<&'a Bound<'py, PyAny>>,
@@ -111,28 +105,46 @@ pub(crate) struct Checked {
     pub(crate) custom: Option<Raised>,
 }
 
-/// The falloff named (or the callable given) in `a`, its name (`"custom"` for a callable),
-/// with its parameters; every parameter
-/// given must belong to it. Also the default radius: one cell for `point`, the band's extent
-/// for `band`, none otherwise.
-fn falloff(
-    a: &SourceArgs<'_, '_>,
-    cell_size: f32,
-) -> PyResult<(&'static str, Falloff, Option<f32>, Option<Raised>)> {
+/// A falloff as given: one of the scenario files' names, or a Python callable.
+#[derive(Clone, Copy)]
+enum Given<'a, 'py> {
+    Named(FalloffKind),
+    Callable(&'a Bound<'py, PyAny>),
+}
+
+/// A falloff chosen by [`falloff`].
+struct Chosen {
+    /// Its name; `None` for a Python callable.
+    kind: Option<FalloffKind>,
+    /// The library's curve with its parameters.
+    curve: Falloff,
+    /// The radius when none is given: one cell for `point`, the band's extent for `band`.
+    default_radius: Option<f32>,
+    /// For a callable, where the first exception it raises is kept.
+    custom: Option<Raised>,
+}
+
+/// The falloff named (or the callable given) in `a`, with its parameters; every parameter
+/// given must belong to it.
+fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<Chosen> {
     let params =
         [("rate", a.rate), ("step", a.step), ("power", a.power), ("sigma", a.sigma), ("band", a.band)];
-    let name = match given(a.falloff) {
-        None => a.defaults.falloff,
-        Some(f) if f.is_callable() && !f.is_instance_of::<pyo3::types::PyString>() => "custom",
-        Some(f) => args::choice(f, "falloff", &FALLOFFS)?,
+    let given_falloff = match given(a.falloff) {
+        None => Given::Named(a.defaults.falloff),
+        Some(f) if f.is_callable() && !f.is_instance_of::<pyo3::types::PyString>() => Given::Callable(f),
+        Some(f) => Given::Named(args::named::<FalloffKind>(f, "falloff")?),
     };
-    let takes: &[&str] = match name {
-        "exponential" => &["rate"],
-        "halving" => &["step"],
-        "polynomial" => &["power"],
-        "gaussian" => &["sigma"],
-        "band" => &["band"],
-        _ => &[],
+    let kind = match given_falloff {
+        Given::Named(kind) => Some(kind),
+        Given::Callable(_) => None,
+    };
+    // For messages only (the name is written by serde).
+    let name = || kind.map_or_else(|| "custom".to_owned(), |k| k.to_string());
+    let takes: &[&str] = match kind {
+        // The scenario files' parameters of each curve, but a band's points are `band=`.
+        Some(FalloffKind::Band) => &["band"],
+        Some(k) => k.params(),
+        None => &[],
     };
     for (key, value) in params {
         if given(value).is_some() && !takes.contains(&key) {
@@ -141,49 +153,48 @@ fn falloff(
             } else {
                 format!("it takes {}", takes.join(", "))
             };
-            return Err(value_error(format!("{key} does not apply to falloff '{name}': {takes_text}")));
+            return Err(value_error(format!("{key} does not apply to falloff '{}': {takes_text}", name())));
         }
     }
-    let needs = |key: &str| format!("falloff '{name}' needs {key}");
+    let needs = |key: &str| format!("falloff '{}' needs {key}", name());
     let mut custom = None;
-    let (curve, default_radius) = match name {
-        "linear" => (Falloff::Linear, None),
-        "exponential" => (
+    let (curve, default_radius) = match given_falloff {
+        Given::Named(FalloffKind::Linear) => (Falloff::Linear, None),
+        Given::Named(FalloffKind::Exponential) => (
             Falloff::Exponential {
                 rate: args::non_negative(args::required(a.rate, || needs("rate"))?, "rate")?,
             },
             None,
         ),
-        "halving" => {
+        Given::Named(FalloffKind::Halving) => {
             let step = match given(a.step) {
                 Some(s) => args::positive(s, "step")?,
                 None => cell_size,
             };
             (Falloff::Halving { step }, None)
         }
-        "polynomial" => (
+        Given::Named(FalloffKind::Polynomial) => (
             Falloff::Polynomial {
                 power: args::positive(args::required(a.power, || needs("power"))?, "power")?,
             },
             None,
         ),
-        "gaussian" => (
+        Given::Named(FalloffKind::Gaussian) => (
             Falloff::Gaussian {
                 sigma: args::positive(args::required(a.sigma, || needs("sigma"))?, "sigma")?,
             },
             None,
         ),
-        "constant" => (Falloff::Constant, None),
-        "point" => (Falloff::Point, Some(cell_size)),
-        "band" => {
+        Given::Named(FalloffKind::Constant) => (Falloff::Constant, None),
+        Given::Named(FalloffKind::Point) => (Falloff::Point, Some(cell_size)),
+        Given::Named(FalloffKind::Band) => {
             let band = band(args::required(a.band, || needs("band"))?)?;
             let extent = band.extent();
             (Falloff::Band(band), Some(extent))
         }
-        _ => {
+        Given::Callable(f) => {
             let errors: Raised = Arc::new(Mutex::new(None));
-            let f = a.falloff.ok_or_else(|| value_error("falloff: no callable given"))?.clone().unbind();
-            let keep = Arc::clone(&errors);
+            let (f, keep) = (f.clone().unbind(), Arc::clone(&errors));
             custom = Some(errors);
             let curve = Falloff::custom(move |d, r| {
                 if keep.lock().map_or(true, |first| first.is_some()) {
@@ -204,7 +215,7 @@ fn falloff(
             (curve, None)
         }
     };
-    Ok((name, curve, default_radius, custom))
+    Ok(Chosen { kind, curve, default_radius, custom })
 }
 
 /// A band's `(distance, factor)` points.
@@ -226,33 +237,20 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
         Some(s) => args::per_point(s, "strength", n)?,
         None => args::PerPoint::All(1.0),
     };
-    let (falloff_name, curve, default_radius, custom) = falloff(a, grid.cell_size())?;
+    let Chosen { kind, curve, default_radius, custom } = falloff(a, grid.cell_size())?;
     let radius = match given(a.radius) {
         Some(r) => args::per_point(r, "radius", n)?,
         None => match default_radius {
             Some(r) => args::PerPoint::All(r),
             None => {
-                let name = if custom.is_some() {
-                    "a custom falloff".to_owned()
-                } else {
-                    format!("falloff '{falloff_name}'")
-                };
+                let name = kind.map_or_else(|| "a custom falloff".to_owned(), |k| format!("falloff '{k}'"));
                 return Err(value_error(format!("radius is required for {name}")));
             }
         },
     };
     let metric =
-        match given(a.distance).map_or(Ok("euclidean"), |d| args::choice(d, "distance", &DISTANCES))? {
-            "euclidean" => Metric::Euclidean,
-            "manhattan" => Metric::Manhattan,
-            "octile" => Metric::Octile,
-            _ => Metric::Path,
-        };
-    let mode = match given(a.mode).map_or(Ok(a.defaults.mode), |m| args::choice(m, "mode", &MODES))? {
-        "add" => Mode::Add,
-        "set" => Mode::Set,
-        _ => Mode::Max,
-    };
+        given(a.distance).map(|d| args::named::<Metric>(d, "distance")).transpose()?.unwrap_or_default();
+    let mode = given(a.mode).map(|m| args::named::<Mode>(m, "mode")).transpose()?.unwrap_or(a.defaults.mode);
     let on_blocked =
         given(a.on_blocked).map_or(Ok("error"), |o| args::choice(o, "on_blocked", &ON_BLOCKED))?;
     let mut sources = Vec::with_capacity(n);
