@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 use crate::guarded;
-use crate::layer::{points_out, PyLayer};
+use crate::layer::{points_out, PyLayer, Region};
 use crate::sources::Checked;
 
 /// A grid of square cells, some blocked, built from a 2-D array indexed ``[y, x]``:
@@ -37,11 +37,18 @@ pub(crate) struct PyGrid {
     pub(crate) stamper: Mutex<Stamper>,
     /// Search scratch kept between routes and walking-distance queries.
     pub(crate) router: Mutex<Router>,
+    /// Buffers kept between `Layer.top` queries within a region.
+    pub(crate) region: Mutex<Region>,
 }
 
 impl PyGrid {
     fn wrap(grid: Grid) -> Self {
-        Self { grid, stamper: Mutex::new(Stamper::new()), router: Mutex::new(Router::new()) }
+        Self {
+            grid,
+            stamper: Mutex::new(Stamper::new()),
+            router: Mutex::new(Router::new()),
+            region: Mutex::new(Region::default()),
+        }
     }
 
     /// Stamps checked sources into `layer` (made for this grid), releasing the GIL unless

@@ -39,6 +39,16 @@ pub(crate) struct PyLayer {
     grid: Py<PyGrid>,
 }
 
+/// Buffers of `Layer.top` within a region, kept by the grid between calls so that a query
+/// per frame allocates no layer-sized memory.
+#[derive(Debug, Default)]
+pub(crate) struct Region {
+    /// The layer's values inside the region, NaN outside.
+    masked: Vec<f32>,
+    /// Cells within the straight-line radius (when a walking distance limits them too).
+    inside: Vec<bool>,
+}
+
 /// The right-hand side of an operation: a number, a layer, or an array's values as a layer.
 enum Operand<'py> {
     Scalar(f32),
@@ -597,14 +607,23 @@ impl PyLayer {
                 let Some((p, _)) = near else {
                     return Ok(query::top_n(grid, layer, n, spacing, which));
                 };
-                // Cells outside the region are NaN, which the query never picks.
-                let mut masked = Layer::from_vec(vec![f32::NAN; grid.len()]);
-                let mut inside = vec![radius.is_none(); grid.len()];
-                if let Some(r) = radius {
-                    grid.for_each_within(p.extend(0.0), r, |i| inside[i] = true);
-                }
-                match (start, walk) {
-                    (Some(start), Some(limit)) => {
+                // The query on a copy of the layer that is NaN outside the region (the query
+                // never picks NaN), in buffers the grid keeps between calls.
+                let mut region = crate::scratch(&pyg.region);
+                let Region { masked, inside } = &mut *region;
+                masked.clear();
+                masked.resize(grid.len(), f32::NAN);
+                let mut masked = Layer::from_vec(std::mem::take(masked));
+                match (radius, start.zip(walk)) {
+                    (Some(r), None) => grid.for_each_within(p.extend(0.0), r, |i| masked[i] = layer[i]),
+                    (None, Some((start, limit))) => {
+                        let mut router = crate::scratch(&pyg.router);
+                        router.sweep(grid, &[(start, 0.0)], limit, |i, _| masked[i] = layer[i]);
+                    }
+                    (Some(r), Some((start, limit))) => {
+                        inside.clear();
+                        inside.resize(grid.len(), false);
+                        grid.for_each_within(p.extend(0.0), r, |i| inside[i] = true);
                         let mut router = crate::scratch(&pyg.router);
                         router.sweep(grid, &[(start, 0.0)], limit, |i, _| {
                             if inside[i] {
@@ -612,13 +631,12 @@ impl PyLayer {
                             }
                         });
                     }
-                    _ => {
-                        for (i, _) in inside.iter().enumerate().filter(|(_, inside)| **inside) {
-                            masked[i] = layer[i];
-                        }
-                    }
+                    // `near` comes with a radius or a walking distance (checked above).
+                    (None, None) => masked.values_mut().copy_from_slice(layer.values()),
                 }
-                Ok(query::top_n(grid, &masked, n, spacing, which))
+                let spots = query::top_n(grid, &masked, n, spacing, which);
+                region.masked = masked.into_vec();
+                Ok(spots)
             })
         })?;
         let centres: Vec<[f64; 2]> = spots
