@@ -263,8 +263,13 @@ fn array<'py>(
     Ok(arr)
 }
 
-/// The values of a numeric array, in C order, converted by numpy to `T` (`f64` or `f32`).
-fn contiguous<T: numpy::Element + Copy>(arr: &Bound<'_, PyUntypedArray>, dtype: &str) -> PyResult<Vec<T>> {
+/// `f` of the values of a numeric array in C order, converted by numpy to `T` (`f64`,
+/// `f32`, `i64`, `bool`); read in place, without a copy of numpy's array.
+fn with_contiguous<T: numpy::Element, R>(
+    arr: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    f: impl FnOnce(&[T]) -> PyResult<R>,
+) -> PyResult<R> {
     let py = arr.py();
     let np = py.import("numpy")?;
     let kwargs = PyDict::new(py);
@@ -272,7 +277,29 @@ fn contiguous<T: numpy::Element + Copy>(arr: &Bound<'_, PyUntypedArray>, dtype: 
     let converted = np.call_method("ascontiguousarray", (arr,), Some(&kwargs))?;
     let typed = converted.cast_into::<PyArrayDyn<T>>().map_err(|e| type_error(e.to_string()))?;
     let readonly = typed.try_readonly().map_err(|e| value_error(e.to_string()))?;
-    Ok(readonly.as_slice().map_err(|e| value_error(e.to_string()))?.to_vec())
+    f(readonly.as_slice().map_err(|e| value_error(e.to_string()))?)
+}
+
+/// Pairs: an `(N, 2)` array-like of `kinds` (`[]` for none) or one pair, converted by numpy
+/// to `T`; `each(i, single, pair)` makes the item of pair `i` (`single`: one pair was
+/// given). Returns the items and whether one pair was given.
+fn pairs<T: numpy::Element + Copy, U>(
+    obj: &Bound<'_, PyAny>,
+    arg: &str,
+    what: &str,
+    (kinds, dtype): (&[u8], &str),
+    mut each: impl FnMut(usize, bool, [T; 2]) -> PyResult<U>,
+) -> PyResult<(Vec<U>, bool)> {
+    let arr = array(obj, arg, what, kinds)?;
+    let single = match arr.shape() {
+        [2] => true,
+        [0] | [_, 2] => false,
+        shape => return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(shape)))),
+    };
+    let out = with_contiguous(&arr, dtype, |flat: &[T]| {
+        flat.chunks_exact(2).enumerate().map(|(i, p)| each(i, single, [p[0], p[1]])).collect()
+    })?;
+    Ok((out, single))
 }
 
 /// Points `(x, y)` in world units: an `(N, 2)` array-like (a list of pairs, an array of any
@@ -280,28 +307,18 @@ fn contiguous<T: numpy::Element + Copy>(arr: &Bound<'_, PyUntypedArray>, dtype: 
 /// Every coordinate must be finite (as `f32`).
 pub(crate) fn points(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<(Vec<Vec2>, bool)> {
     let what = "an (N, 2) array or a list of (x, y) points";
-    let arr = array(obj, arg, what, b"iuf")?;
-    let shape = arr.shape().to_vec();
-    let single = match shape.as_slice() {
-        [2] => true,
-        [0] | [_, 2] => false,
-        _ => return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(&shape)))),
-    };
-    let flat: Vec<f64> = contiguous(&arr, "float64")?;
-    let mut out = Vec::with_capacity(flat.len() / 2);
-    for (i, p) in flat.chunks_exact(2).enumerate() {
+    pairs(obj, arg, what, (b"iuf", "float64"), |i, single, [x, y]: [f64; 2]| {
         let fits = |v: f64| v.is_finite() && v.abs() <= f64::from(f32::MAX);
-        if !(fits(p[0]) && fits(p[1])) {
+        if !(fits(x) && fits(y)) {
             return Err(value_error(format!(
                 "{} must be finite, got ({}, {})",
                 Item::new(arg, i, single),
-                float_text(p[0]),
-                float_text(p[1])
+                float_text(x),
+                float_text(y)
             )));
         }
-        out.push(Vec2::new(p[0] as f32, p[1] as f32));
-    }
-    Ok((out, single))
+        Ok(Vec2::new(x as f32, y as f32))
+    })
 }
 
 /// One point `(x, y)`.
@@ -319,30 +336,18 @@ pub(crate) fn cells(
     grid: &Grid,
 ) -> PyResult<(Vec<influence::Cell>, bool)> {
     let what = "an (N, 2) array or a list of integer (x, y) cells";
-    let arr = array(obj, arg, what, b"iu")?;
-    let shape = arr.shape().to_vec();
-    let single = match shape.as_slice() {
-        [2] => true,
-        [0] | [_, 2] => false,
-        _ => return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(&shape)))),
-    };
-    let flat: Vec<i64> = contiguous(&arr, "int64")?;
-    let mut out = Vec::with_capacity(flat.len() / 2);
-    for (i, c) in flat.chunks_exact(2).enumerate() {
+    pairs(obj, arg, what, (b"iu", "int64"), |i, single, [x, y]: [i64; 2]| {
         let inside = |v: i64, n: usize| usize::try_from(v).ok().filter(|&v| v < n);
-        let (Some(x), Some(y)) = (inside(c[0], grid.width()), inside(c[1], grid.height())) else {
-            return Err(value_error(format!(
-                "{} must be a cell of the grid (x in 0..{}, y in 0..{}), got ({}, {})",
+        match (inside(x, grid.width()), inside(y, grid.height())) {
+            (Some(cx), Some(cy)) => Ok(influence::Cell::new(cx, cy)),
+            _ => Err(value_error(format!(
+                "{} must be a cell of the grid (x in 0..{}, y in 0..{}), got ({x}, {y})",
                 Item::new(arg, i, single),
                 grid.width(),
-                grid.height(),
-                c[0],
-                c[1]
-            )));
-        };
-        out.push(influence::Cell::new(x, y));
-    }
-    Ok((out, single))
+                grid.height()
+            ))),
+        }
+    })
 }
 
 /// The cell holding world point `p`, or `ValueError` naming `name` if it lies off the grid.
@@ -411,19 +416,20 @@ pub(crate) fn per_point(obj: &Bound<'_, PyAny>, arg: &str, n: usize) -> PyResult
     if arr.shape() != [n] {
         return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(arr.shape()))));
     }
-    let values: Vec<f64> = contiguous(&arr, "float64")?;
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
-                Ok(v as f32)
-            } else {
-                Err(value_error(format!("{arg}[{i}] must be {FINITE}, got {}", float_text(v))))
-            }
-        })
-        .collect::<PyResult<Vec<f32>>>()
-        .map(PerPoint::Each)
+    with_contiguous(&arr, "float64", |values: &[f64]| {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
+                    Ok(v as f32)
+                } else {
+                    Err(value_error(format!("{arg}[{i}] must be {FINITE}, got {}", float_text(v))))
+                }
+            })
+            .collect::<PyResult<Vec<f32>>>()
+    })
+    .map(PerPoint::Each)
 }
 
 /// A 2-D array-like `[y, x]` of `height × width` finite values, as `f32` in row-major order
@@ -440,16 +446,29 @@ pub(crate) fn values(obj: &Bound<'_, PyAny>, arg: &str, shape: (usize, usize)) -
             shape_text(arr.shape())
         )));
     }
-    let wide: Vec<f64> = contiguous(&arr, "float64")?;
-    if let Some(i) = wide.iter().position(|v| !(v.is_finite() && v.abs() <= f64::from(f32::MAX))) {
-        return Err(value_error(format!(
+    let refuse = |i: usize, v: f64| {
+        value_error(format!(
             "{arg} must hold finite float32 values, got {} at [{}, {}]",
-            float_text(wide[i]),
+            float_text(v),
             i / shape.1,
             i % shape.1
-        )));
+        ))
+    };
+    if arr.dtype().is_equiv_to(&numpy::dtype::<f32>(arr.py())) {
+        // A layer's own dtype (a layer's view, or arithmetic on one): copied once, as is.
+        return with_contiguous(&arr, "float32", |narrow: &[f32]| {
+            match narrow.iter().position(|v| !v.is_finite()) {
+                Some(i) => Err(refuse(i, f64::from(narrow[i]))),
+                None => Ok(narrow.to_vec()),
+            }
+        });
     }
-    Ok(wide.iter().map(|&v| v as f32).collect())
+    with_contiguous(&arr, "float64", |wide: &[f64]| {
+        match wide.iter().position(|v| !(v.is_finite() && v.abs() <= f64::from(f32::MAX))) {
+            Some(i) => Err(refuse(i, wide[i])),
+            None => Ok(wide.iter().map(|&v| v as f32).collect()),
+        }
+    })
 }
 
 /// A non-empty 2-D array-like `[y, x]` of walkable flags (bool, integers or floats; nonzero
@@ -482,7 +501,7 @@ pub(crate) fn walkable(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<((usize, u
     }
     let nonzero = np.call_method1("not_equal", (&arr, 0))?;
     let flags = nonzero.cast_into::<PyUntypedArray>().map_err(|e| type_error(e.to_string()))?;
-    Ok(((h, w), contiguous::<bool>(&flags, "bool")?))
+    Ok(((h, w), with_contiguous(&flags, "bool", |flags: &[bool]| Ok(flags.to_vec()))?))
 }
 
 /// A required keyword argument (`message` says what asked for it), if given and not `None`.
