@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use crate::args::{self, given, shown, type_error, value_error};
 use crate::grid::PyGrid;
 use crate::guarded;
-use crate::layer::{points_out, PyLayer};
+use crate::layer::{pairs_out, PyLayer};
 
 /// A grid-free influence map in the plane: point sources, each adding
 /// ``strength · curve(d, radius)`` at straight-line distance ``d`` (walls are not seen),
@@ -175,7 +175,7 @@ impl PyField {
                     .collect())
             })
         })?;
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// Gradient descent from ``start`` to the lowest point it finds within ``radius`` of the

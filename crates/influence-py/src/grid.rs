@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 use crate::guarded;
-use crate::layer::{points_out, PyLayer, Region};
+use crate::layer::{pairs_out, PyLayer, Region};
 use crate::sources::Checked;
 
 /// A grid of square cells, some blocked, built from a 2-D array indexed ``[y, x]``:
@@ -336,11 +336,7 @@ impl PyGrid {
             let c = args::cell_of(&self.grid, p, name)?;
             out.push([c.x as i64, c.y as i64]);
         }
-        if single {
-            return Ok(pyo3::types::PyTuple::new(py, out[0])?.into_any());
-        }
-        let flat: Vec<i64> = out.iter().flatten().copied().collect();
-        Ok(PyArray1::from_vec(py, flat).reshape([out.len(), 2])?.into_any())
+        pairs_out(py, out, single)
     }
 
     /// The world position of each cell's centre: ``origin + ((x, y) + 0.5) · cell_size``.
@@ -359,7 +355,7 @@ impl PyGrid {
                 [f64::from(p.x), f64::from(p.y)]
             })
             .collect();
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// Whether the cell under each world point is walkable: a bool for one point, a bool
@@ -404,7 +400,7 @@ impl PyGrid {
             let c = self.grid.center(cell);
             out.push([f64::from(c.x), f64::from(c.y)]);
         }
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// The cheapest route from ``start`` to ``goal`` (world points on walkable cells), or

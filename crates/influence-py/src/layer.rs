@@ -52,6 +52,8 @@ pub(crate) struct Region {
 /// The right-hand side of an operation: a number, a layer, or an array's values as a layer.
 enum Operand<'py> {
     Scalar(f32),
+    /// The layer itself (`a + a`, `a += a`): read from the values being written.
+    Same,
     Layer(PyRef<'py, PyLayer>),
     Values(Layer),
 }
@@ -64,6 +66,9 @@ impl Operand<'_> {
             Self::Scalar(k) => {
                 let k = *k;
                 layer.map(|a| f(a, k));
+            }
+            Self::Same => {
+                layer.map(|a| f(a, a));
             }
             Self::Layer(other) => {
                 layer.zip_map(&other.layer, f);
@@ -103,13 +108,13 @@ impl PyLayer {
     }
 }
 
-/// `other` as an operand of `slf`: a number, another layer of the same shape, or an
-/// array-like of the layer's shape (copied, so it may be a view of `slf` itself).
+/// `other` as an operand of `slf`: a number, `slf` itself, another layer of the same shape,
+/// or an array-like of the layer's shape (copied, so it may be a view of `slf` itself).
 fn operand<'py>(slf: &Bound<'py, PyLayer>, other: &Bound<'py, PyAny>, arg: &str) -> PyResult<Operand<'py>> {
     let shape = slf.try_borrow()?.shape();
     if let Ok(layer) = other.cast::<PyLayer>() {
         if layer.is(slf) {
-            return Ok(Operand::Values(slf.try_borrow()?.layer.clone()));
+            return Ok(Operand::Same);
         }
         let layer = layer.try_borrow()?;
         if layer.shape() != shape {
@@ -170,17 +175,29 @@ fn one_or_many<'py>(py: Python<'py>, values: Vec<f32>, single: bool) -> PyResult
     }
 }
 
-/// World points as one `(x, y)` tuple (`single`) or an `(N, 2)` float64 array.
-pub(crate) fn points_out<'py>(
+/// Pairs (world points, cells) as an `(N, 2)` array, without copying them again.
+pub(crate) fn pairs_array<T: numpy::Element>(
+    py: Python<'_>,
+    pairs: Vec<[T; 2]>,
+) -> PyResult<Bound<'_, PyArray2<T>>> {
+    let n = pairs.len();
+    PyArray1::from_vec(py, pairs.into_flattened()).reshape([n, 2])
+}
+
+/// Pairs as one `(x, y)` tuple (`single`) or an `(N, 2)` array (float64 for world points,
+/// int64 for cells).
+pub(crate) fn pairs_out<'py, T>(
     py: Python<'py>,
-    points: &[[f64; 2]],
+    pairs: Vec<[T; 2]>,
     single: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Bound<'py, PyAny>>
+where
+    T: numpy::Element + IntoPyObject<'py> + Copy,
+{
     if single {
-        return Ok(PyTuple::new(py, points[0])?.into_any());
+        return Ok(PyTuple::new(py, pairs[0])?.into_any());
     }
-    let flat: Vec<f64> = points.iter().flatten().copied().collect();
-    Ok(PyArray1::from_vec(py, flat).reshape([points.len(), 2])?.into_any())
+    Ok(pairs_array(py, pairs)?.into_any())
 }
 
 #[pymethods]
@@ -529,7 +546,7 @@ impl PyLayer {
                 .ok_or_else(|| value_error(format!("{name} is off the grid")))?;
             out.push([f64::from(g.x), f64::from(g.y)]);
         }
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// The ``n`` best walkable cells, at least ``spacing`` world units apart (centre to
@@ -646,7 +663,7 @@ impl PyLayer {
                 [f64::from(c.x), f64::from(c.y)]
             })
             .collect();
-        let points = points_out(py, &centres, false)?;
+        let points = pairs_out(py, centres, false)?;
         let values = PyArray1::from_vec(py, spots.iter().map(|s| s.1).collect());
         Ok((points, values))
     }

@@ -3,13 +3,13 @@
 
 use influence::route::{Cost, Heuristic, Route};
 use influence::Layer;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 use crate::grid::PyGrid;
 use crate::guarded;
-use crate::layer::PyLayer;
+use crate::layer::{pairs_array, PyLayer};
 
 /// A route from start to goal over walkable cells (from :meth:`Grid.path`).
 ///
@@ -39,8 +39,7 @@ impl PyRoute {
     /// (2, 2)
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let flat: Vec<f64> = self.points.iter().flatten().copied().collect();
-        PyArray1::from_vec(py, flat).reshape([self.points.len(), 2])
+        pairs_array(py, self.points.clone())
     }
 
     /// The cells ``(x, y)`` from start to goal, an ``(N, 2)`` int64 array (index a layer's
@@ -51,8 +50,7 @@ impl PyRoute {
     /// [[0, 0], [1, 0]]
     #[getter]
     fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        let flat: Vec<i64> = self.cells.iter().flatten().copied().collect();
-        PyArray1::from_vec(py, flat).reshape([self.cells.len(), 2])
+        pairs_array(py, self.cells.clone())
     }
 
     /// Length in world units: the sum of the steps (diagonals √2 · cell_size).
