@@ -1,6 +1,7 @@
 //! `Grid`: the map, from a walkable array `[y, x]` (python-sc2's pathing grid as is) or a
 //! MovingAI file; it makes layers, finds routes, and starts propagations.
 
+use std::borrow::Cow;
 use std::sync::{Mutex, PoisonError};
 
 use influence::route::Router;
@@ -98,6 +99,14 @@ impl PyGrid {
             Err(Error::Unplaced { nearest, .. }) => Ok(nearest.map(Cell::from)),
             Err(e) => Err(args::library_error("points", &e)),
         }
+    }
+
+    /// The grid to walk on: this one, or a copy with `neighbours` (4 or 8) if given.
+    pub(crate) fn walking(&self, neighbours: Option<&Bound<'_, PyAny>>) -> PyResult<Cow<'_, Grid>> {
+        Ok(match given(neighbours) {
+            Some(n) => Cow::Owned(self.grid.clone().with_connectivity(args::neighbours(n, "neighbours")?)),
+            None => Cow::Borrowed(&self.grid),
+        })
     }
 
     /// The grid with the given geometry, or `ValueError`.

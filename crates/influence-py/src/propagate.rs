@@ -67,11 +67,7 @@ pub(crate) fn diffusion(
         let t = args::non_negative(t, "threshold")?;
         rule = rule.with_threshold(t).map_err(|e| args::library_error("threshold", &e))?;
     }
-    let grid = &slf.get().grid;
-    let walk = match given(neighbours) {
-        Some(n) => grid.clone().with_connectivity(args::neighbours(n, "neighbours")?),
-        None => grid.clone(),
-    };
+    let walk = slf.get().walking(neighbours)?.into_owned();
     Ok(PyDiffusion {
         grid: slf.clone().unbind(),
         propagator: Propagator::new(&walk, rule),
@@ -477,12 +473,7 @@ pub(crate) fn chase(
             .transpose()?
             .unwrap_or(0.0),
     };
-    let walk = match given(neighbours) {
-        Some(n) => {
-            std::borrow::Cow::Owned(grid.clone().with_connectivity(args::neighbours(n, "neighbours")?))
-        }
-        None => std::borrow::Cow::Borrowed(grid),
-    };
+    let walk = slf.get().walking(neighbours)?;
     let walk: &Grid = &walk;
     let (prediction, values) = py.detach(|| {
         guarded(|| {
