@@ -102,6 +102,20 @@ impl PyLayer {
         (g.height(), g.width())
     }
 
+    /// `ValueError` naming `arg` unless the layer has `shape`, `(height, width)`: checked
+    /// before any library call that would panic on layers of different lengths.
+    pub(crate) fn check_shape(&self, shape: (usize, usize), arg: &str) -> PyResult<()> {
+        let mine = self.shape();
+        if mine == shape {
+            return Ok(());
+        }
+        Err(value_error(format!(
+            "{arg} must be a layer of shape {}, got one of shape {}",
+            args::shape_text(&[shape.0, shape.1]),
+            args::shape_text(&[mine.0, mine.1])
+        )))
+    }
+
     /// A new layer of the same grid with `values`.
     fn sibling(&self, py: Python<'_>, values: Vec<f32>) -> Self {
         Self { layer: Layer::from_vec(values), grid: self.grid.clone_ref(py) }
@@ -117,13 +131,7 @@ fn operand<'py>(slf: &Bound<'py, PyLayer>, other: &Bound<'py, PyAny>, arg: &str)
             return Ok(Operand::Same);
         }
         let layer = layer.try_borrow()?;
-        if layer.shape() != shape {
-            return Err(value_error(format!(
-                "{arg} must be a layer of shape {}, got one of shape {}",
-                args::shape_text(&[shape.0, shape.1]),
-                args::shape_text(&[layer.shape().0, layer.shape().1])
-            )));
-        }
+        layer.check_shape(shape, arg)?;
         return Ok(Operand::Layer(layer));
     }
     if args::is_number(other) {

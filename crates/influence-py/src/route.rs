@@ -157,13 +157,7 @@ pub(crate) fn path(
         Some(obj) => {
             if let Ok(layer) = obj.cast::<PyLayer>() {
                 borrowed = layer.try_borrow()?;
-                if borrowed.shape() != shape {
-                    return Err(value_error(format!(
-                        "avoid must be a layer of shape {}, got one of shape {}",
-                        args::shape_text(&[shape.0, shape.1]),
-                        args::shape_text(&[borrowed.shape().0, borrowed.shape().1])
-                    )));
-                }
+                borrowed.check_shape(shape, "avoid")?;
                 Some(borrowed.layer())
             } else {
                 owned = Layer::from_vec(args::values(obj, "avoid", shape)?);
