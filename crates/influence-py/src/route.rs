@@ -176,17 +176,15 @@ pub(crate) fn path(
         })
     })?;
     Ok(found.map(|route| {
-        let cells: Vec<influence::Cell> = route.cells.iter().map(|&i| grid.cell(i)).collect();
-        PyRoute {
-            points: cells
-                .iter()
-                .map(|&c| {
-                    let p = grid.center(c);
-                    [f64::from(p.x), f64::from(p.y)]
-                })
-                .collect(),
-            cells: cells.iter().map(|c| [c.x as i64, c.y as i64]).collect(),
-            route,
-        }
+        let (points, cells) = route
+            .cells
+            .iter()
+            .map(|&i| {
+                let c = grid.cell(i);
+                let p = grid.center(c);
+                ([f64::from(p.x), f64::from(p.y)], [c.x as i64, c.y as i64])
+            })
+            .unzip();
+        PyRoute { points, cells, route }
     }))
 }
