@@ -27,17 +27,6 @@ use crate::layer::PyLayer;
 /// ([[4.0, 0.0, -3.0]], [[0.0, 4.0, 0.0]])
 #[pyclass(frozen, name = "Analysis", module = "influence_maps")]
 pub(crate) struct PyAnalysis {
-    mine: Py<PyLayer>,
-    theirs: Py<PyLayer>,
-    influence: Py<PyLayer>,
-    tension: Py<PyLayer>,
-    tension_product: Py<PyLayer>,
-    vulnerability: Py<PyLayer>,
-    directed_vulnerability: Py<PyLayer>,
-}
-
-#[pymethods]
-impl PyAnalysis {
     /// Your layer (a copy of ``mine``).
     ///
     /// >>> import influence_maps as im
@@ -45,10 +34,8 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.mine.numpy().tolist()
     /// [[4.0, 2.0, 0.0]]
-    #[getter]
-    fn mine(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.mine.clone_ref(py)
-    }
+    #[pyo3(get)]
+    mine: Py<PyLayer>,
     /// Every other team's layer, summed.
     ///
     /// >>> import influence_maps as im
@@ -56,10 +43,8 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.theirs.numpy().tolist()
     /// [[0.0, 2.0, 3.0]]
-    #[getter]
-    fn theirs(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.theirs.clone_ref(py)
-    }
+    #[pyo3(get)]
+    theirs: Py<PyLayer>,
     /// mine − theirs: positive where you control, negative where they do.
     ///
     /// >>> import influence_maps as im
@@ -67,10 +52,8 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.influence.numpy().tolist()
     /// [[4.0, 0.0, -3.0]]
-    #[getter]
-    fn influence(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.influence.clone_ref(py)
-    }
+    #[pyo3(get)]
+    influence: Py<PyLayer>,
     /// mine + theirs: where the strength is, of either side.
     ///
     /// >>> import influence_maps as im
@@ -78,10 +61,8 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.tension.numpy().tolist()
     /// [[4.0, 4.0, 3.0]]
-    #[getter]
-    fn tension(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.tension.clone_ref(py)
-    }
+    #[pyo3(get)]
+    tension: Py<PyLayer>,
     /// mine × theirs: zero wherever only one side is present.
     ///
     /// >>> import influence_maps as im
@@ -89,10 +70,8 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.tension_product.numpy().tolist()
     /// [[0.0, 4.0, 0.0]]
-    #[getter]
-    fn tension_product(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.tension_product.clone_ref(py)
-    }
+    #[pyo3(get)]
+    tension_product: Py<PyLayer>,
     /// tension − |influence|: high where strong forces are evenly matched.
     ///
     /// >>> import influence_maps as im
@@ -100,10 +79,8 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.vulnerability.numpy().tolist()
     /// [[0.0, 4.0, 0.0]]
-    #[getter]
-    fn vulnerability(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.vulnerability.clone_ref(py)
-    }
+    #[pyo3(get)]
+    vulnerability: Py<PyLayer>,
     /// tension + influence: conflict where you are the stronger.
     ///
     /// >>> import influence_maps as im
@@ -111,11 +88,12 @@ impl PyAnalysis {
     /// >>> maps = im.analysis(grid.layer([[4.0, 2.0, 0.0]]), [grid.layer([[0.0, 2.0, 3.0]])])
     /// >>> maps.directed_vulnerability.numpy().tolist()
     /// [[8.0, 4.0, 0.0]]
-    #[getter]
-    fn directed_vulnerability(&self, py: Python<'_>) -> Py<PyLayer> {
-        self.directed_vulnerability.clone_ref(py)
-    }
+    #[pyo3(get)]
+    directed_vulnerability: Py<PyLayer>,
+}
 
+#[pymethods]
+impl PyAnalysis {
     fn __repr__(&self) -> String {
         "Analysis(mine, theirs, influence, tension, tension_product, vulnerability, directed_vulnerability)"
             .to_owned()
@@ -145,7 +123,8 @@ pub(crate) fn analysis(
         .map_err(|_| type_error(format!("mine must be a Layer, got {}", shown(mine))))?
         .try_borrow()?;
     let shape = mine_layer.shape();
-    let others: Vec<Bound<'_, PyAny>> = if theirs.cast::<PyLayer>().is_ok() {
+    let one = theirs.cast::<PyLayer>().is_ok();
+    let others: Vec<Bound<'_, PyAny>> = if one {
         vec![theirs.clone()]
     } else if theirs.is_instance_of::<PyList>() || theirs.is_instance_of::<PyTuple>() {
         theirs.try_iter()?.collect::<PyResult<_>>()?
@@ -154,8 +133,7 @@ pub(crate) fn analysis(
     };
     let mut borrowed = Vec::with_capacity(others.len());
     for (i, other) in others.iter().enumerate() {
-        let name =
-            if theirs.cast::<PyLayer>().is_ok() { "theirs".to_owned() } else { format!("theirs[{i}]") };
+        let name = args::Item::new("theirs", i, one);
         let layer = other
             .cast::<PyLayer>()
             .map_err(|_| type_error(format!("{name} must be a Layer, got {}", shown(other))))?

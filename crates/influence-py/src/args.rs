@@ -12,6 +12,7 @@ use numpy::{PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyUntypedArray, PyU
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
+use serde::de::{DeserializeOwned, IntoDeserializer};
 
 /// `ValueError(message)`.
 pub(crate) fn value_error(message: impl Into<String>) -> PyErr {
@@ -24,8 +25,35 @@ pub(crate) fn type_error(message: impl Into<String>) -> PyErr {
 }
 
 /// An error of the library as `ValueError`, after `context` (the argument it came from).
-pub(crate) fn library_error(context: &str, e: &influence::Error) -> PyErr {
+pub(crate) fn library_error(context: impl std::fmt::Display, e: &influence::Error) -> PyErr {
     value_error(format!("{context}: {e}"))
+}
+
+/// The name of one item of an argument, for messages: `points` when one value was given,
+/// `points[3]` when an array was. Formatted only when a message is written, so the loops
+/// over points allocate nothing for names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Item<'a> {
+    /// The argument.
+    pub(crate) arg: &'a str,
+    /// The index within it, if an array was given.
+    pub(crate) index: Option<usize>,
+}
+
+impl<'a> Item<'a> {
+    /// Item `i` of `arg`: `arg` itself when `single` (one value for all).
+    pub(crate) fn new(arg: &'a str, i: usize, single: bool) -> Self {
+        Self { arg, index: (!single).then_some(i) }
+    }
+}
+
+impl std::fmt::Display for Item<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.index {
+            Some(i) => write!(f, "{}[{i}]", self.arg),
+            None => f.write_str(self.arg),
+        }
+    }
 }
 
 /// `repr(obj)`, shortened to 80 characters.
@@ -108,43 +136,50 @@ pub(crate) fn number(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f64> {
     obj.extract::<f64>().map_err(|_| type_error(format!("{arg} must be a number, got {}", shown(obj))))
 }
 
+/// What the range checks ask for, in the words of the library and the scenario files
+/// (`influence::Error::BadNumber`): "radius must be a finite number greater than 0, got 0".
+const FINITE: &str = "a finite number";
+const POSITIVE: &str = "a finite number greater than 0";
+const NON_NEGATIVE: &str = "a finite number, 0 or more";
+const UNIT: &str = "a number from 0 to 1";
+
 /// A finite number that fits an `f32`.
 pub(crate) fn finite(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be finite, got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {FINITE}, got {}", shown(obj))))
     }
 }
 
-/// A finite number > 0.
+/// A finite number greater than 0.
 pub(crate) fn positive(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if v.is_finite() && v.abs() <= f64::from(f32::MAX) && v as f32 > 0.0 {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be finite and > 0, got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {POSITIVE}, got {}", shown(obj))))
     }
 }
 
-/// A finite number ≥ 0.
+/// A finite number, 0 or more.
 pub(crate) fn non_negative(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if v.is_finite() && v.abs() <= f64::from(f32::MAX) && v >= 0.0 {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be finite and >= 0, got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {NON_NEGATIVE}, got {}", shown(obj))))
     }
 }
 
-/// A number in `[0, 1]`.
+/// A number from 0 to 1.
 pub(crate) fn unit(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<f32> {
     let v = number(obj, arg)?;
     if (0.0..=1.0).contains(&v) {
         Ok(v as f32)
     } else {
-        Err(value_error(format!("{arg} must be in [0, 1], got {}", shown(obj))))
+        Err(value_error(format!("{arg} must be {UNIT}, got {}", shown(obj))))
     }
 }
 
@@ -175,6 +210,21 @@ pub(crate) fn choice<'a>(obj: &Bound<'_, PyAny>, arg: &str, options: &[&'a str])
         .find(|o| **o == text)
         .copied()
         .ok_or_else(|| value_error(format!("{arg} must be one of {}; got {}", quoted(), shown(obj))))
+}
+
+/// The names of enum `T` in declaration order, as the scenario files spell them: its serde
+/// variant names (`FalloffKind`, `Metric`, `Mode`, `CurveName`, `DecayName`), so that each
+/// name is written once, where the enum is.
+pub(crate) fn names<T: DeserializeOwned>() -> &'static [&'static str] {
+    serde_aux::serde_introspection::serde_introspect::<T>()
+}
+
+/// One of the [`names`] of `T`, given as a string, as that value; refused as [`choice`]
+/// refuses.
+pub(crate) fn named<T: DeserializeOwned>(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<T> {
+    let name = choice(obj, arg, names::<T>())?;
+    let de: serde::de::value::StrDeserializer<'_, serde::de::value::Error> = name.into_deserializer();
+    T::deserialize(de).map_err(|e| value_error(format!("{arg}: {e}")))
 }
 
 /// `4` or `8` as a connectivity.
@@ -213,8 +263,13 @@ fn array<'py>(
     Ok(arr)
 }
 
-/// The values of a numeric array, in C order, converted by numpy to `T` (`f64` or `f32`).
-fn contiguous<T: numpy::Element + Copy>(arr: &Bound<'_, PyUntypedArray>, dtype: &str) -> PyResult<Vec<T>> {
+/// `f` of the values of a numeric array in C order, converted by numpy to `T` (`f64`,
+/// `f32`, `i64`, `bool`); read in place, without a copy of numpy's array.
+fn with_contiguous<T: numpy::Element, R>(
+    arr: &Bound<'_, PyUntypedArray>,
+    dtype: &str,
+    f: impl FnOnce(&[T]) -> PyResult<R>,
+) -> PyResult<R> {
     let py = arr.py();
     let np = py.import("numpy")?;
     let kwargs = PyDict::new(py);
@@ -222,7 +277,29 @@ fn contiguous<T: numpy::Element + Copy>(arr: &Bound<'_, PyUntypedArray>, dtype: 
     let converted = np.call_method("ascontiguousarray", (arr,), Some(&kwargs))?;
     let typed = converted.cast_into::<PyArrayDyn<T>>().map_err(|e| type_error(e.to_string()))?;
     let readonly = typed.try_readonly().map_err(|e| value_error(e.to_string()))?;
-    Ok(readonly.as_slice().map_err(|e| value_error(e.to_string()))?.to_vec())
+    f(readonly.as_slice().map_err(|e| value_error(e.to_string()))?)
+}
+
+/// Pairs: an `(N, 2)` array-like of `kinds` (`[]` for none) or one pair, converted by numpy
+/// to `T`; `each(i, single, pair)` makes the item of pair `i` (`single`: one pair was
+/// given). Returns the items and whether one pair was given.
+fn pairs<T: numpy::Element + Copy, U>(
+    obj: &Bound<'_, PyAny>,
+    arg: &str,
+    what: &str,
+    (kinds, dtype): (&[u8], &str),
+    mut each: impl FnMut(usize, bool, [T; 2]) -> PyResult<U>,
+) -> PyResult<(Vec<U>, bool)> {
+    let arr = array(obj, arg, what, kinds)?;
+    let single = match arr.shape() {
+        [2] => true,
+        [0] | [_, 2] => false,
+        shape => return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(shape)))),
+    };
+    let out = with_contiguous(&arr, dtype, |flat: &[T]| {
+        flat.chunks_exact(2).enumerate().map(|(i, p)| each(i, single, [p[0], p[1]])).collect()
+    })?;
+    Ok((out, single))
 }
 
 /// Points `(x, y)` in world units: an `(N, 2)` array-like (a list of pairs, an array of any
@@ -230,28 +307,18 @@ fn contiguous<T: numpy::Element + Copy>(arr: &Bound<'_, PyUntypedArray>, dtype: 
 /// Every coordinate must be finite (as `f32`).
 pub(crate) fn points(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<(Vec<Vec2>, bool)> {
     let what = "an (N, 2) array or a list of (x, y) points";
-    let arr = array(obj, arg, what, b"iuf")?;
-    let shape = arr.shape().to_vec();
-    let single = match shape.as_slice() {
-        [2] => true,
-        [0] | [_, 2] => false,
-        _ => return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(&shape)))),
-    };
-    let flat: Vec<f64> = contiguous(&arr, "float64")?;
-    let mut out = Vec::with_capacity(flat.len() / 2);
-    for (i, p) in flat.chunks_exact(2).enumerate() {
+    pairs(obj, arg, what, (b"iuf", "float64"), |i, single, [x, y]: [f64; 2]| {
         let fits = |v: f64| v.is_finite() && v.abs() <= f64::from(f32::MAX);
-        if !(fits(p[0]) && fits(p[1])) {
-            let name = if single { arg.to_owned() } else { format!("{arg}[{i}]") };
+        if !(fits(x) && fits(y)) {
             return Err(value_error(format!(
-                "{name} must be finite, got ({}, {})",
-                float_text(p[0]),
-                float_text(p[1])
+                "{} must be finite, got ({}, {})",
+                Item::new(arg, i, single),
+                float_text(x),
+                float_text(y)
             )));
         }
-        out.push(Vec2::new(p[0] as f32, p[1] as f32));
-    }
-    Ok((out, single))
+        Ok(Vec2::new(x as f32, y as f32))
+    })
 }
 
 /// One point `(x, y)`.
@@ -269,34 +336,22 @@ pub(crate) fn cells(
     grid: &Grid,
 ) -> PyResult<(Vec<influence::Cell>, bool)> {
     let what = "an (N, 2) array or a list of integer (x, y) cells";
-    let arr = array(obj, arg, what, b"iu")?;
-    let shape = arr.shape().to_vec();
-    let single = match shape.as_slice() {
-        [2] => true,
-        [0] | [_, 2] => false,
-        _ => return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(&shape)))),
-    };
-    let flat: Vec<i64> = contiguous(&arr, "int64")?;
-    let mut out = Vec::with_capacity(flat.len() / 2);
-    for (i, c) in flat.chunks_exact(2).enumerate() {
+    pairs(obj, arg, what, (b"iu", "int64"), |i, single, [x, y]: [i64; 2]| {
         let inside = |v: i64, n: usize| usize::try_from(v).ok().filter(|&v| v < n);
-        let (Some(x), Some(y)) = (inside(c[0], grid.width()), inside(c[1], grid.height())) else {
-            let name = if single { arg.to_owned() } else { format!("{arg}[{i}]") };
-            return Err(value_error(format!(
-                "{name} must be a cell of the grid (x in 0..{}, y in 0..{}), got ({}, {})",
+        match (inside(x, grid.width()), inside(y, grid.height())) {
+            (Some(cx), Some(cy)) => Ok(influence::Cell::new(cx, cy)),
+            _ => Err(value_error(format!(
+                "{} must be a cell of the grid (x in 0..{}, y in 0..{}), got ({x}, {y})",
+                Item::new(arg, i, single),
                 grid.width(),
-                grid.height(),
-                c[0],
-                c[1]
-            )));
-        };
-        out.push(influence::Cell::new(x, y));
-    }
-    Ok((out, single))
+                grid.height()
+            ))),
+        }
+    })
 }
 
 /// The cell holding world point `p`, or `ValueError` naming `name` if it lies off the grid.
-pub(crate) fn cell_of(grid: &Grid, p: Vec2, name: &str) -> PyResult<influence::Cell> {
+pub(crate) fn cell_of(grid: &Grid, p: Vec2, name: impl std::fmt::Display) -> PyResult<influence::Cell> {
     grid.cell_at(p).ok_or_else(|| {
         let lo = grid.origin();
         let hi = lo + grid.world_size();
@@ -328,6 +383,27 @@ impl PerPoint {
             Self::Each(v) => v[i],
         }
     }
+
+    /// The name of the value for point `i` in messages: `arg`, or `arg[i]` when one was
+    /// given per point.
+    pub(crate) fn item<'a>(&self, arg: &'a str, i: usize) -> Item<'a> {
+        Item::new(arg, i, matches!(self, Self::All(_)))
+    }
+
+    /// The value for point `i`, which must be greater than 0 (a radius; the values are
+    /// finite already), or `ValueError` naming it.
+    pub(crate) fn positive_at(&self, i: usize, arg: &str) -> PyResult<f32> {
+        let v = self.at(i);
+        if v > 0.0 {
+            Ok(v)
+        } else {
+            Err(value_error(format!(
+                "{} must be {POSITIVE}, got {}",
+                self.item(arg, i),
+                float_text(f64::from(v))
+            )))
+        }
+    }
 }
 
 /// A number for every point, or a length-`n` array-like of them; each finite.
@@ -340,19 +416,20 @@ pub(crate) fn per_point(obj: &Bound<'_, PyAny>, arg: &str, n: usize) -> PyResult
     if arr.shape() != [n] {
         return Err(value_error(format!("{arg} must be {what}, got shape {}", shape_text(arr.shape()))));
     }
-    let values: Vec<f64> = contiguous(&arr, "float64")?;
-    values
-        .iter()
-        .enumerate()
-        .map(|(i, &v)| {
-            if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
-                Ok(v as f32)
-            } else {
-                Err(value_error(format!("{arg}[{i}] must be finite, got {}", float_text(v))))
-            }
-        })
-        .collect::<PyResult<Vec<f32>>>()
-        .map(PerPoint::Each)
+    with_contiguous(&arr, "float64", |values: &[f64]| {
+        values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| {
+                if v.is_finite() && v.abs() <= f64::from(f32::MAX) {
+                    Ok(v as f32)
+                } else {
+                    Err(value_error(format!("{arg}[{i}] must be {FINITE}, got {}", float_text(v))))
+                }
+            })
+            .collect::<PyResult<Vec<f32>>>()
+    })
+    .map(PerPoint::Each)
 }
 
 /// A 2-D array-like `[y, x]` of `height × width` finite values, as `f32` in row-major order
@@ -369,16 +446,29 @@ pub(crate) fn values(obj: &Bound<'_, PyAny>, arg: &str, shape: (usize, usize)) -
             shape_text(arr.shape())
         )));
     }
-    let wide: Vec<f64> = contiguous(&arr, "float64")?;
-    if let Some(i) = wide.iter().position(|v| !(v.is_finite() && v.abs() <= f64::from(f32::MAX))) {
-        return Err(value_error(format!(
+    let refuse = |i: usize, v: f64| {
+        value_error(format!(
             "{arg} must hold finite float32 values, got {} at [{}, {}]",
-            float_text(wide[i]),
+            float_text(v),
             i / shape.1,
             i % shape.1
-        )));
+        ))
+    };
+    if arr.dtype().is_equiv_to(&numpy::dtype::<f32>(arr.py())) {
+        // A layer's own dtype (a layer's view, or arithmetic on one): copied once, as is.
+        return with_contiguous(&arr, "float32", |narrow: &[f32]| {
+            match narrow.iter().position(|v| !v.is_finite()) {
+                Some(i) => Err(refuse(i, f64::from(narrow[i]))),
+                None => Ok(narrow.to_vec()),
+            }
+        });
     }
-    Ok(wide.iter().map(|&v| v as f32).collect())
+    with_contiguous(&arr, "float64", |wide: &[f64]| {
+        match wide.iter().position(|v| !(v.is_finite() && v.abs() <= f64::from(f32::MAX))) {
+            Some(i) => Err(refuse(i, wide[i])),
+            None => Ok(wide.iter().map(|&v| v as f32).collect()),
+        }
+    })
 }
 
 /// A non-empty 2-D array-like `[y, x]` of walkable flags (bool, integers or floats; nonzero
@@ -411,7 +501,7 @@ pub(crate) fn walkable(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<((usize, u
     }
     let nonzero = np.call_method1("not_equal", (&arr, 0))?;
     let flags = nonzero.cast_into::<PyUntypedArray>().map_err(|e| type_error(e.to_string()))?;
-    Ok(((h, w), contiguous::<bool>(&flags, "bool")?))
+    Ok(((h, w), with_contiguous(&flags, "bool", |flags: &[bool]| Ok(flags.to_vec()))?))
 }
 
 /// A required keyword argument (`message` says what asked for it), if given and not `None`.

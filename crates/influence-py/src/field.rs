@@ -4,16 +4,14 @@
 use influence::field::{Curve, Field, PointSource, Search};
 use influence::glam::Vec2;
 use influence::Layer;
+use influence_scenario::field::CurveName;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 
 use crate::args::{self, given, shown, type_error, value_error};
 use crate::grid::PyGrid;
 use crate::guarded;
-use crate::layer::{points_out, PyLayer};
-
-/// The curve names of `Field`.
-pub(crate) const CURVES: [&str; 5] = ["linear", "smooth", "polynomial", "gaussian", "exponential"];
+use crate::layer::{pairs_out, PyLayer};
 
 /// A grid-free influence map in the plane: point sources, each adding
 /// ``strength · curve(d, radius)`` at straight-line distance ``d`` (walls are not seen),
@@ -101,54 +99,40 @@ impl PyField {
         };
         let radius =
             args::per_point(given(radius).ok_or_else(|| value_error("radius is required"))?, "radius", n)?;
-        let name = match given(curve) {
-            Some(c) => args::choice(c, "curve", &CURVES)?,
-            None => "smooth",
-        };
+        let kind = given(curve).map(|c| args::named::<CurveName>(c, "curve")).transpose()?;
+        let kind = kind.unwrap_or(CurveName::Smooth);
         let params = [("power", power), ("sigma", sigma), ("rate", rate)];
-        let takes = match name {
-            "polynomial" => "power",
-            "gaussian" => "sigma",
-            "exponential" => "rate",
-            _ => "",
+        let takes = match kind {
+            CurveName::Polynomial => "power",
+            CurveName::Gaussian => "sigma",
+            CurveName::Exponential => "rate",
+            CurveName::Linear | CurveName::Smooth => "",
         };
         for (key, value) in params {
             if given(value).is_some() && key != takes {
-                return Err(value_error(format!("{key} does not apply to curve '{name}'")));
+                return Err(value_error(format!("{key} does not apply to curve '{kind}'")));
             }
         }
-        let needs = |key: &str| format!("curve '{name}' needs {key}");
-        let curve = match name {
-            "linear" => Curve::Linear,
-            "polynomial" => Curve::Polynomial {
+        let needs = |key: &str| format!("curve '{kind}' needs {key}");
+        let curve = match kind {
+            CurveName::Linear => Curve::Linear,
+            CurveName::Polynomial => Curve::Polynomial {
                 power: args::positive(args::required(power, || needs("power"))?, "power")?,
             },
-            "gaussian" => {
+            CurveName::Gaussian => {
                 Curve::Gaussian { sigma: args::positive(args::required(sigma, || needs("sigma"))?, "sigma")? }
             }
-            "exponential" => Curve::Exponential {
+            CurveName::Exponential => Curve::Exponential {
                 rate: args::non_negative(args::required(rate, || needs("rate"))?, "rate")?,
             },
-            _ => Curve::Smooth,
+            CurveName::Smooth => Curve::Smooth,
         };
         let mut sources = Vec::with_capacity(n);
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            let r = radius.at(i);
-            if r <= 0.0 {
-                let rname = if matches!(radius, args::PerPoint::All(_)) {
-                    "radius".to_owned()
-                } else {
-                    format!("radius[{i}]")
-                };
-                return Err(value_error(format!(
-                    "{rname} must be finite and > 0, got {}",
-                    args::float_text(f64::from(r))
-                )));
-            }
+            let r = radius.positive_at(i, "radius")?;
             sources.push(
                 PointSource::new(p, strength.at(i), r, curve.clone())
-                    .map_err(|e| args::library_error(&name, &e))?,
+                    .map_err(|e| args::library_error(args::Item::new("points", i, single), &e))?,
             );
         }
         Ok(Self { field: Field::new(sources) })
@@ -191,7 +175,7 @@ impl PyField {
                     .collect())
             })
         })?;
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// Gradient descent from ``start`` to the lowest point it finds within ``radius`` of the

@@ -1,6 +1,7 @@
 //! `Grid`: the map, from a walkable array `[y, x]` (python-sc2's pathing grid as is) or a
 //! MovingAI file; it makes layers, finds routes, and starts propagations.
 
+use std::borrow::Cow;
 use std::sync::{Mutex, PoisonError};
 
 use influence::route::Router;
@@ -10,7 +11,7 @@ use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 use crate::guarded;
-use crate::layer::{points_out, PyLayer};
+use crate::layer::{pairs_out, PyLayer, Region};
 use crate::sources::Checked;
 
 /// A grid of square cells, some blocked, built from a 2-D array indexed ``[y, x]``:
@@ -37,11 +38,18 @@ pub(crate) struct PyGrid {
     pub(crate) stamper: Mutex<Stamper>,
     /// Search scratch kept between routes and walking-distance queries.
     pub(crate) router: Mutex<Router>,
+    /// Buffers kept between `Layer.top` queries within a region.
+    pub(crate) region: Mutex<Region>,
 }
 
 impl PyGrid {
     fn wrap(grid: Grid) -> Self {
-        Self { grid, stamper: Mutex::new(Stamper::new()), router: Mutex::new(Router::new()) }
+        Self {
+            grid,
+            stamper: Mutex::new(Stamper::new()),
+            router: Mutex::new(Router::new()),
+            region: Mutex::new(Region::default()),
+        }
     }
 
     /// Stamps checked sources into `layer` (made for this grid), releasing the GIL unless
@@ -52,7 +60,7 @@ impl PyGrid {
             for (i, source) in sources.iter().enumerate() {
                 stamper
                     .stamp(&self.grid, layer, source)
-                    .map_err(|e| args::library_error(&format!("points[{i}]"), &e))?;
+                    .map_err(|e| args::library_error(args::Item::new("points", i, false), &e))?;
             }
             Ok(())
         };
@@ -91,6 +99,14 @@ impl PyGrid {
             Err(Error::Unplaced { nearest, .. }) => Ok(nearest.map(Cell::from)),
             Err(e) => Err(args::library_error("points", &e)),
         }
+    }
+
+    /// The grid to walk on: this one, or a copy with `neighbours` (4 or 8) if given.
+    pub(crate) fn walking(&self, neighbours: Option<&Bound<'_, PyAny>>) -> PyResult<Cow<'_, Grid>> {
+        Ok(match given(neighbours) {
+            Some(n) => Cow::Owned(self.grid.clone().with_connectivity(args::neighbours(n, "neighbours")?)),
+            None => Cow::Borrowed(&self.grid),
+        })
     }
 
     /// The grid with the given geometry, or `ValueError`.
@@ -325,15 +341,11 @@ impl PyGrid {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            let c = args::cell_of(&self.grid, p, &name)?;
+            let name = args::Item::new("points", i, single);
+            let c = args::cell_of(&self.grid, p, name)?;
             out.push([c.x as i64, c.y as i64]);
         }
-        if single {
-            return Ok(pyo3::types::PyTuple::new(py, out[0])?.into_any());
-        }
-        let flat: Vec<i64> = out.iter().flatten().copied().collect();
-        Ok(PyArray1::from_vec(py, flat).reshape([out.len(), 2])?.into_any())
+        pairs_out(py, out, single)
     }
 
     /// The world position of each cell's centre: ``origin + ((x, y) + 0.5) · cell_size``.
@@ -352,7 +364,7 @@ impl PyGrid {
                 [f64::from(p.x), f64::from(p.y)]
             })
             .collect();
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// Whether the cell under each world point is walkable: a bool for one point, a bool
@@ -365,8 +377,8 @@ impl PyGrid {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            out.push(!self.grid.is_blocked(args::cell_of(&self.grid, p, &name)?));
+            let name = args::Item::new("points", i, single);
+            out.push(!self.grid.is_blocked(args::cell_of(&self.grid, p, name)?));
         }
         if single {
             return Ok(pyo3::types::PyBool::new(py, out[0]).to_owned().into_any());
@@ -397,7 +409,7 @@ impl PyGrid {
             let c = self.grid.center(cell);
             out.push([f64::from(c.x), f64::from(c.y)]);
         }
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// The cheapest route from ``start`` to ``goal`` (world points on walkable cells), or

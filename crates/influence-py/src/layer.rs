@@ -39,9 +39,21 @@ pub(crate) struct PyLayer {
     grid: Py<PyGrid>,
 }
 
+/// Buffers of `Layer.top` within a region, kept by the grid between calls so that a query
+/// per frame allocates no layer-sized memory.
+#[derive(Debug, Default)]
+pub(crate) struct Region {
+    /// The layer's values inside the region, NaN outside.
+    masked: Vec<f32>,
+    /// Cells within the straight-line radius (when a walking distance limits them too).
+    inside: Vec<bool>,
+}
+
 /// The right-hand side of an operation: a number, a layer, or an array's values as a layer.
 enum Operand<'py> {
     Scalar(f32),
+    /// The layer itself (`a + a`, `a += a`): read from the values being written.
+    Same,
     Layer(PyRef<'py, PyLayer>),
     Values(Layer),
 }
@@ -54,6 +66,9 @@ impl Operand<'_> {
             Self::Scalar(k) => {
                 let k = *k;
                 layer.map(|a| f(a, k));
+            }
+            Self::Same => {
+                layer.map(|a| f(a, a));
             }
             Self::Layer(other) => {
                 layer.zip_map(&other.layer, f);
@@ -87,28 +102,36 @@ impl PyLayer {
         (g.height(), g.width())
     }
 
+    /// `ValueError` naming `arg` unless the layer has `shape`, `(height, width)`: checked
+    /// before any library call that would panic on layers of different lengths.
+    pub(crate) fn check_shape(&self, shape: (usize, usize), arg: &str) -> PyResult<()> {
+        let mine = self.shape();
+        if mine == shape {
+            return Ok(());
+        }
+        Err(value_error(format!(
+            "{arg} must be a layer of shape {}, got one of shape {}",
+            args::shape_text(&[shape.0, shape.1]),
+            args::shape_text(&[mine.0, mine.1])
+        )))
+    }
+
     /// A new layer of the same grid with `values`.
     fn sibling(&self, py: Python<'_>, values: Vec<f32>) -> Self {
         Self { layer: Layer::from_vec(values), grid: self.grid.clone_ref(py) }
     }
 }
 
-/// `other` as an operand of `slf`: a number, another layer of the same shape, or an
-/// array-like of the layer's shape (copied, so it may be a view of `slf` itself).
+/// `other` as an operand of `slf`: a number, `slf` itself, another layer of the same shape,
+/// or an array-like of the layer's shape (copied, so it may be a view of `slf` itself).
 fn operand<'py>(slf: &Bound<'py, PyLayer>, other: &Bound<'py, PyAny>, arg: &str) -> PyResult<Operand<'py>> {
     let shape = slf.try_borrow()?.shape();
     if let Ok(layer) = other.cast::<PyLayer>() {
         if layer.is(slf) {
-            return Ok(Operand::Values(slf.try_borrow()?.layer.clone()));
+            return Ok(Operand::Same);
         }
         let layer = layer.try_borrow()?;
-        if layer.shape() != shape {
-            return Err(value_error(format!(
-                "{arg} must be a layer of shape {}, got one of shape {}",
-                args::shape_text(&[shape.0, shape.1]),
-                args::shape_text(&[layer.shape().0, layer.shape().1])
-            )));
-        }
+        layer.check_shape(shape, arg)?;
         return Ok(Operand::Layer(layer));
     }
     if args::is_number(other) {
@@ -160,17 +183,29 @@ fn one_or_many<'py>(py: Python<'py>, values: Vec<f32>, single: bool) -> PyResult
     }
 }
 
-/// World points as one `(x, y)` tuple (`single`) or an `(N, 2)` float64 array.
-pub(crate) fn points_out<'py>(
+/// Pairs (world points, cells) as an `(N, 2)` array, without copying them again.
+pub(crate) fn pairs_array<T: numpy::Element>(
+    py: Python<'_>,
+    pairs: Vec<[T; 2]>,
+) -> PyResult<Bound<'_, PyArray2<T>>> {
+    let n = pairs.len();
+    PyArray1::from_vec(py, pairs.into_flattened()).reshape([n, 2])
+}
+
+/// Pairs as one `(x, y)` tuple (`single`) or an `(N, 2)` array (float64 for world points,
+/// int64 for cells).
+pub(crate) fn pairs_out<'py, T>(
     py: Python<'py>,
-    points: &[[f64; 2]],
+    pairs: Vec<[T; 2]>,
     single: bool,
-) -> PyResult<Bound<'py, PyAny>> {
+) -> PyResult<Bound<'py, PyAny>>
+where
+    T: numpy::Element + IntoPyObject<'py> + Copy,
+{
     if single {
-        return Ok(PyTuple::new(py, points[0])?.into_any());
+        return Ok(PyTuple::new(py, pairs[0])?.into_any());
     }
-    let flat: Vec<f64> = points.iter().flatten().copied().collect();
-    Ok(PyArray1::from_vec(py, flat).reshape([points.len(), 2])?.into_any())
+    Ok(pairs_array(py, pairs)?.into_any())
 }
 
 #[pymethods]
@@ -299,21 +334,17 @@ impl PyLayer {
         band: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
-        let defaults = Defaults::new(py);
-        let a = SourceArgs {
+        let a = SourceArgs::new(
+            sources::STAMP,
             points,
-            strength: given(strength).unwrap_or(&defaults.one),
+            strength,
             radius,
-            falloff: given(falloff).unwrap_or(&defaults.linear),
-            distance: given(distance).unwrap_or(&defaults.euclidean),
-            mode: given(mode).unwrap_or(&defaults.add),
-            on_blocked: given(on_blocked).unwrap_or(&defaults.error),
-            rate,
-            step,
-            power,
-            sigma,
-            band,
-        };
+            falloff,
+            distance,
+            mode,
+            on_blocked,
+            [rate, step, power, sigma, band],
+        );
         let grid_object = slf.try_borrow()?.grid.clone_ref(py);
         let grid = grid_object.get();
         let checked = sources::checked(&grid.grid, &a)?;
@@ -492,8 +523,8 @@ impl PyLayer {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            let cell = args::cell_of(grid, p, &name)?;
+            let name = args::Item::new("points", i, single);
+            let cell = args::cell_of(grid, p, name)?;
             let v = if bilinear {
                 query::value_bilinear(grid, &self.layer, p)
             } else {
@@ -517,13 +548,13 @@ impl PyLayer {
         let (points, single) = args::points(points, "points")?;
         let mut out = Vec::with_capacity(points.len());
         for (i, &p) in points.iter().enumerate() {
-            let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-            args::cell_of(grid, p, &name)?;
+            let name = args::Item::new("points", i, single);
+            args::cell_of(grid, p, name)?;
             let g = query::gradient(grid, &self.layer, p)
                 .ok_or_else(|| value_error(format!("{name} is off the grid")))?;
             out.push([f64::from(g.x), f64::from(g.y)]);
         }
-        points_out(py, &out, single)
+        pairs_out(py, out, single)
     }
 
     /// The ``n`` best walkable cells, at least ``spacing`` world units apart (centre to
@@ -601,14 +632,23 @@ impl PyLayer {
                 let Some((p, _)) = near else {
                     return Ok(query::top_n(grid, layer, n, spacing, which));
                 };
-                // Cells outside the region are NaN, which the query never picks.
-                let mut masked = Layer::from_vec(vec![f32::NAN; grid.len()]);
-                let mut inside = vec![radius.is_none(); grid.len()];
-                if let Some(r) = radius {
-                    grid.for_each_within(p.extend(0.0), r, |i| inside[i] = true);
-                }
-                match (start, walk) {
-                    (Some(start), Some(limit)) => {
+                // The query on a copy of the layer that is NaN outside the region (the query
+                // never picks NaN), in buffers the grid keeps between calls.
+                let mut region = crate::scratch(&pyg.region);
+                let Region { masked, inside } = &mut *region;
+                masked.clear();
+                masked.resize(grid.len(), f32::NAN);
+                let mut masked = Layer::from_vec(std::mem::take(masked));
+                match (radius, start.zip(walk)) {
+                    (Some(r), None) => grid.for_each_within(p.extend(0.0), r, |i| masked[i] = layer[i]),
+                    (None, Some((start, limit))) => {
+                        let mut router = crate::scratch(&pyg.router);
+                        router.sweep(grid, &[(start, 0.0)], limit, |i, _| masked[i] = layer[i]);
+                    }
+                    (Some(r), Some((start, limit))) => {
+                        inside.clear();
+                        inside.resize(grid.len(), false);
+                        grid.for_each_within(p.extend(0.0), r, |i| inside[i] = true);
                         let mut router = crate::scratch(&pyg.router);
                         router.sweep(grid, &[(start, 0.0)], limit, |i, _| {
                             if inside[i] {
@@ -616,13 +656,12 @@ impl PyLayer {
                             }
                         });
                     }
-                    _ => {
-                        for (i, _) in inside.iter().enumerate().filter(|(_, inside)| **inside) {
-                            masked[i] = layer[i];
-                        }
-                    }
+                    // `near` comes with a radius or a walking distance (checked above).
+                    (None, None) => masked.values_mut().copy_from_slice(layer.values()),
                 }
-                Ok(query::top_n(grid, &masked, n, spacing, which))
+                let spots = query::top_n(grid, &masked, n, spacing, which);
+                region.masked = masked.into_vec();
+                Ok(spots)
             })
         })?;
         let centres: Vec<[f64; 2]> = spots
@@ -632,7 +671,7 @@ impl PyLayer {
                 [f64::from(c.x), f64::from(c.y)]
             })
             .collect();
-        let points = points_out(py, &centres, false)?;
+        let points = pairs_out(py, centres, false)?;
         let values = PyArray1::from_vec(py, spots.iter().map(|s| s.1).collect());
         Ok((points, values))
     }
@@ -766,30 +805,4 @@ pub(crate) fn flag(obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<bool> {
         return obj.is_truthy();
     }
     Err(type_error(format!("{arg} must be True or False, got {}", shown(obj))))
-}
-
-/// Python objects for the keyword defaults of source-taking calls.
-pub(crate) struct Defaults<'py> {
-    pub(crate) one: Bound<'py, PyAny>,
-    pub(crate) linear: Bound<'py, PyAny>,
-    pub(crate) point: Bound<'py, PyAny>,
-    pub(crate) euclidean: Bound<'py, PyAny>,
-    pub(crate) add: Bound<'py, PyAny>,
-    pub(crate) set: Bound<'py, PyAny>,
-    pub(crate) error: Bound<'py, PyAny>,
-}
-
-impl<'py> Defaults<'py> {
-    pub(crate) fn new(py: Python<'py>) -> Self {
-        let s = |t: &str| pyo3::types::PyString::new(py, t).into_any();
-        Self {
-            one: pyo3::types::PyFloat::new(py, 1.0).into_any(),
-            linear: s("linear"),
-            point: s("point"),
-            euclidean: s("euclidean"),
-            add: s("add"),
-            set: s("set"),
-            error: s("error"),
-        }
-    }
 }

@@ -29,6 +29,8 @@ mod sources;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
 
+use influence_scenario::falloff::FalloffKind;
+use influence_scenario::field::CurveName;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
@@ -78,10 +80,11 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<field::PyField>()?;
     m.add_function(wrap_pyfunction!(analysis::analysis, m)?)?;
     m.add_function(wrap_pyfunction!(scenario::run_scenario, m)?)?;
-    m.add("FALLOFFS", sources::FALLOFFS.to_vec())?;
-    m.add("DISTANCES", sources::DISTANCES.to_vec())?;
-    m.add("MODES", sources::MODES.to_vec())?;
-    m.add("CURVES", field::CURVES.to_vec())?;
+    // The names as the scenario files spell them, read off their serde definitions.
+    m.add("FALLOFFS", args::names::<FalloffKind>().to_vec())?;
+    m.add("DISTANCES", args::names::<influence::Metric>().to_vec())?;
+    m.add("MODES", args::names::<influence::Mode>().to_vec())?;
+    m.add("CURVES", args::names::<CurveName>().to_vec())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -10,13 +10,14 @@ use influence::propagate::{
     seeds_from_sources, Chase, Diffusion, FloodFill, Prediction, Propagator, Seed, SteadyState, Steps,
 };
 use influence::{Grid, Layer};
+use influence_scenario::propagation::DecayName;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 use crate::grid::{neighbours_of, PyGrid};
 use crate::guarded;
-use crate::layer::{Defaults, PyLayer};
+use crate::layer::PyLayer;
 use crate::sources::{self, SourceArgs};
 
 /// Influence spreading over time on a grid (from :meth:`Grid.diffusion`): each step every
@@ -57,7 +58,7 @@ pub(crate) fn diffusion(
     let decay = args::non_negative(decay, "decay")?;
     let momentum = given(momentum).map(|m| args::unit(m, "momentum")).transpose()?.unwrap_or(1.0);
     let linear = match given(decay_kind) {
-        Some(k) => args::choice(k, "decay_kind", &["exponential", "linear"])? == "linear",
+        Some(k) => args::named::<DecayName>(k, "decay_kind")? == DecayName::Linear,
         None => false,
     };
     let made = if linear { Diffusion::linear(decay, momentum) } else { Diffusion::new(decay, momentum) };
@@ -66,11 +67,7 @@ pub(crate) fn diffusion(
         let t = args::non_negative(t, "threshold")?;
         rule = rule.with_threshold(t).map_err(|e| args::library_error("threshold", &e))?;
     }
-    let grid = &slf.get().grid;
-    let walk = match given(neighbours) {
-        Some(n) => grid.clone().with_connectivity(args::neighbours(n, "neighbours")?),
-        None => grid.clone(),
-    };
+    let walk = slf.get().walking(neighbours)?.into_owned();
     Ok(PyDiffusion {
         grid: slf.clone().unbind(),
         propagator: Propagator::new(&walk, rule),
@@ -112,21 +109,17 @@ impl PyDiffusion {
         band: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, Self>> {
         let py = slf.py();
-        let defaults = Defaults::new(py);
-        let a = SourceArgs {
+        let a = SourceArgs::new(
+            sources::SEED,
             points,
-            strength: given(strength).unwrap_or(&defaults.one),
+            strength,
             radius,
-            falloff: given(falloff).unwrap_or(&defaults.point),
-            distance: given(distance).unwrap_or(&defaults.euclidean),
-            mode: given(mode).unwrap_or(&defaults.set),
-            on_blocked: given(on_blocked).unwrap_or(&defaults.error),
-            rate,
-            step,
-            power,
-            sigma,
-            band,
-        };
+            falloff,
+            distance,
+            mode,
+            on_blocked,
+            [rate, step, power, sigma, band],
+        );
         let mut guard = slf.try_borrow_mut()?;
         let this = &mut *guard;
         let pyg = this.grid.get();
@@ -480,12 +473,7 @@ pub(crate) fn chase(
             .transpose()?
             .unwrap_or(0.0),
     };
-    let walk = match given(neighbours) {
-        Some(n) => {
-            std::borrow::Cow::Owned(grid.clone().with_connectivity(args::neighbours(n, "neighbours")?))
-        }
-        None => std::borrow::Cow::Borrowed(grid),
-    };
+    let walk = slf.get().walking(neighbours)?;
     let walk: &Grid = &walk;
     let (prediction, values) = py.detach(|| {
         guarded(|| {

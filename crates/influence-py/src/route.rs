@@ -3,13 +3,13 @@
 
 use influence::route::{Cost, Heuristic, Route};
 use influence::Layer;
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::PyArray2;
 use pyo3::prelude::*;
 
 use crate::args::{self, given, value_error};
 use crate::grid::PyGrid;
 use crate::guarded;
-use crate::layer::PyLayer;
+use crate::layer::{pairs_array, PyLayer};
 
 /// A route from start to goal over walkable cells (from :meth:`Grid.path`).
 ///
@@ -39,8 +39,7 @@ impl PyRoute {
     /// (2, 2)
     #[getter]
     fn points<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let flat: Vec<f64> = self.points.iter().flatten().copied().collect();
-        PyArray1::from_vec(py, flat).reshape([self.points.len(), 2])
+        pairs_array(py, self.points.clone())
     }
 
     /// The cells ``(x, y)`` from start to goal, an ``(N, 2)`` int64 array (index a layer's
@@ -51,8 +50,7 @@ impl PyRoute {
     /// [[0, 0], [1, 0]]
     #[getter]
     fn cells<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray2<i64>>> {
-        let flat: Vec<i64> = self.cells.iter().flatten().copied().collect();
-        PyArray1::from_vec(py, flat).reshape([self.cells.len(), 2])
+        pairs_array(py, self.cells.clone())
     }
 
     /// Length in world units: the sum of the steps (diagonals √2 · cell_size).
@@ -159,13 +157,7 @@ pub(crate) fn path(
         Some(obj) => {
             if let Ok(layer) = obj.cast::<PyLayer>() {
                 borrowed = layer.try_borrow()?;
-                if borrowed.shape() != shape {
-                    return Err(value_error(format!(
-                        "avoid must be a layer of shape {}, got one of shape {}",
-                        args::shape_text(&[shape.0, shape.1]),
-                        args::shape_text(&[borrowed.shape().0, borrowed.shape().1])
-                    )));
-                }
+                borrowed.check_shape(shape, "avoid")?;
                 Some(borrowed.layer())
             } else {
                 owned = Layer::from_vec(args::values(obj, "avoid", shape)?);
@@ -184,17 +176,15 @@ pub(crate) fn path(
         })
     })?;
     Ok(found.map(|route| {
-        let cells: Vec<influence::Cell> = route.cells.iter().map(|&i| grid.cell(i)).collect();
-        PyRoute {
-            points: cells
-                .iter()
-                .map(|&c| {
-                    let p = grid.center(c);
-                    [f64::from(p.x), f64::from(p.y)]
-                })
-                .collect(),
-            cells: cells.iter().map(|c| [c.x as i64, c.y as i64]).collect(),
-            route,
-        }
+        let (points, cells) = route
+            .cells
+            .iter()
+            .map(|&i| {
+                let c = grid.cell(i);
+                let p = grid.center(c);
+                ([f64::from(p.x), f64::from(p.y)], [c.x as i64, c.y as i64])
+            })
+            .unzip();
+        PyRoute { points, cells, route }
     }))
 }

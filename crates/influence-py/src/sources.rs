@@ -5,46 +5,91 @@
 use std::sync::{Arc, Mutex};
 
 use influence::{Band, Cell, Error, Falloff, Grid, Metric, Mode, Source};
+use influence_scenario::falloff::FalloffKind;
 use pyo3::prelude::*;
 
-use crate::args::{self, given, shown, value_error};
+use crate::args::{self, given, value_error};
 
-/// The falloff names `Layer.add` takes (a callable `f(distance, radius) -> factor` too).
-pub(crate) const FALLOFFS: [&str; 8] =
-    ["linear", "exponential", "halving", "polynomial", "gaussian", "constant", "point", "band"];
-/// The distance names.
-pub(crate) const DISTANCES: [&str; 4] = ["euclidean", "manhattan", "octile", "path"];
-/// The mode names.
-pub(crate) const MODES: [&str; 3] = ["add", "set", "max"];
-/// What a point on a blocked cell does.
+/// What a point on a blocked cell does (the scenario files' `on_blocked` has no `skip`).
 const ON_BLOCKED: [&str; 3] = ["error", "snap", "skip"];
 
-/// The keyword arguments every source-taking call shares, as given.
+/// What a source-taking call gives its sources when `falloff` or `mode` is left out.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Defaults {
+    /// The falloff.
+    pub(crate) falloff: FalloffKind,
+    /// How a source's value combines with the cell's.
+    pub(crate) mode: Mode,
+}
+
+/// `Layer.add`: stamps that fall off linearly and add up.
+pub(crate) const STAMP: Defaults = Defaults { falloff: FalloffKind::Linear, mode: Mode::Add };
+/// `Diffusion.set_sources`: seeds on the source's own cell, held at their value.
+pub(crate) const SEED: Defaults = Defaults { falloff: FalloffKind::Point, mode: Mode::Set };
+
+/// The keyword arguments every source-taking call shares, as given (`None` or left out:
+/// the default, `strength=1.0`, `distance="euclidean"`, `on_blocked="error"`, and
+/// [`Defaults`]).
 pub(crate) struct SourceArgs<'a, 'py> {
     /// `(N, 2)` points or one `(x, y)`.
-    pub(crate) points: &'a Bound<'py, PyAny>,
+    points: &'a Bound<'py, PyAny>,
     /// A number or one per point.
-    pub(crate) strength: &'a Bound<'py, PyAny>,
+    strength: Option<&'a Bound<'py, PyAny>>,
     /// A number or one per point; `None` for the falloff's default.
-    pub(crate) radius: Option<&'a Bound<'py, PyAny>>,
-    /// A name of [`FALLOFFS`] or a callable.
-    pub(crate) falloff: &'a Bound<'py, PyAny>,
-    /// A name of [`DISTANCES`].
-    pub(crate) distance: &'a Bound<'py, PyAny>,
-    /// A name of [`MODES`].
-    pub(crate) mode: &'a Bound<'py, PyAny>,
+    radius: Option<&'a Bound<'py, PyAny>>,
+    /// A name of [`FalloffKind`] or a callable.
+    falloff: Option<&'a Bound<'py, PyAny>>,
+    /// A name of [`Metric`].
+    distance: Option<&'a Bound<'py, PyAny>>,
+    /// A name of [`Mode`].
+    mode: Option<&'a Bound<'py, PyAny>>,
     /// `"error"`, `"snap"` or `"skip"`.
-    pub(crate) on_blocked: &'a Bound<'py, PyAny>,
+    on_blocked: Option<&'a Bound<'py, PyAny>>,
     /// Exponential: decay per world unit.
-    pub(crate) rate: Option<&'a Bound<'py, PyAny>>,
+    rate: Option<&'a Bound<'py, PyAny>>,
     /// Halving: the distance over which the value halves.
-    pub(crate) step: Option<&'a Bound<'py, PyAny>>,
+    step: Option<&'a Bound<'py, PyAny>>,
     /// Polynomial: the exponent.
-    pub(crate) power: Option<&'a Bound<'py, PyAny>>,
+    power: Option<&'a Bound<'py, PyAny>>,
     /// Gaussian: the standard deviation.
-    pub(crate) sigma: Option<&'a Bound<'py, PyAny>>,
+    sigma: Option<&'a Bound<'py, PyAny>>,
     /// Band: `(distance, factor)` points.
-    pub(crate) band: Option<&'a Bound<'py, PyAny>>,
+    band: Option<&'a Bound<'py, PyAny>>,
+    /// The falloff and mode of arguments left out.
+    defaults: Defaults,
+}
+
+impl<'a, 'py> SourceArgs<'a, 'py> {
+    /// The arguments of `Layer.add` or `Diffusion.set_sources`, in their order, with the
+    /// call's `defaults`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        defaults: Defaults,
+        points: &'a Bound<'py, PyAny>,
+        strength: Option<&'a Bound<'py, PyAny>>,
+        radius: Option<&'a Bound<'py, PyAny>>,
+        falloff: Option<&'a Bound<'py, PyAny>>,
+        distance: Option<&'a Bound<'py, PyAny>>,
+        mode: Option<&'a Bound<'py, PyAny>>,
+        on_blocked: Option<&'a Bound<'py, PyAny>>,
+        [rate, step, power, sigma, band]: [Option<&'a Bound<'py, PyAny>>; 5],
+    ) -> Self {
+        Self {
+            points,
+            strength,
+            radius,
+            falloff,
+            distance,
+            mode,
+            on_blocked,
+            rate,
+            step,
+            power,
+            sigma,
+            band,
+            defaults,
+        }
+    }
 }
 
 /// The first exception a Python falloff callable raised while stamping.
@@ -60,24 +105,46 @@ pub(crate) struct Checked {
     pub(crate) custom: Option<Raised>,
 }
 
+/// A falloff as given: one of the scenario files' names, or a Python callable.
+#[derive(Clone, Copy)]
+enum Given<'a, 'py> {
+    Named(FalloffKind),
+    Callable(&'a Bound<'py, PyAny>),
+}
+
+/// A falloff chosen by [`falloff`].
+struct Chosen {
+    /// Its name; `None` for a Python callable.
+    kind: Option<FalloffKind>,
+    /// The library's curve with its parameters.
+    curve: Falloff,
+    /// The radius when none is given: one cell for `point`, the band's extent for `band`.
+    default_radius: Option<f32>,
+    /// For a callable, where the first exception it raises is kept.
+    custom: Option<Raised>,
+}
+
 /// The falloff named (or the callable given) in `a`, with its parameters; every parameter
-/// given must belong to it. Also the default radius: one cell for `point`, the band's extent
-/// for `band`, none otherwise.
-fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<f32>, Option<Raised>)> {
+/// given must belong to it.
+fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<Chosen> {
     let params =
         [("rate", a.rate), ("step", a.step), ("power", a.power), ("sigma", a.sigma), ("band", a.band)];
-    let name = if a.falloff.is_callable() && !a.falloff.is_instance_of::<pyo3::types::PyString>() {
-        "custom"
-    } else {
-        args::choice(a.falloff, "falloff", &FALLOFFS)?
+    let given_falloff = match given(a.falloff) {
+        None => Given::Named(a.defaults.falloff),
+        Some(f) if f.is_callable() && !f.is_instance_of::<pyo3::types::PyString>() => Given::Callable(f),
+        Some(f) => Given::Named(args::named::<FalloffKind>(f, "falloff")?),
     };
-    let takes: &[&str] = match name {
-        "exponential" => &["rate"],
-        "halving" => &["step"],
-        "polynomial" => &["power"],
-        "gaussian" => &["sigma"],
-        "band" => &["band"],
-        _ => &[],
+    let kind = match given_falloff {
+        Given::Named(kind) => Some(kind),
+        Given::Callable(_) => None,
+    };
+    // For messages only (the name is written by serde).
+    let name = || kind.map_or_else(|| "custom".to_owned(), |k| k.to_string());
+    let takes: &[&str] = match kind {
+        // The scenario files' parameters of each curve, but a band's points are `band=`.
+        Some(FalloffKind::Band) => &["band"],
+        Some(k) => k.params(),
+        None => &[],
     };
     for (key, value) in params {
         if given(value).is_some() && !takes.contains(&key) {
@@ -86,48 +153,48 @@ fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<
             } else {
                 format!("it takes {}", takes.join(", "))
             };
-            return Err(value_error(format!("{key} does not apply to falloff '{name}': {takes_text}")));
+            return Err(value_error(format!("{key} does not apply to falloff '{}': {takes_text}", name())));
         }
     }
-    let needs = |key: &str| format!("falloff '{name}' needs {key}");
+    let needs = |key: &str| format!("falloff '{}' needs {key}", name());
     let mut custom = None;
-    let (curve, default_radius) = match name {
-        "linear" => (Falloff::Linear, None),
-        "exponential" => (
+    let (curve, default_radius) = match given_falloff {
+        Given::Named(FalloffKind::Linear) => (Falloff::Linear, None),
+        Given::Named(FalloffKind::Exponential) => (
             Falloff::Exponential {
                 rate: args::non_negative(args::required(a.rate, || needs("rate"))?, "rate")?,
             },
             None,
         ),
-        "halving" => {
+        Given::Named(FalloffKind::Halving) => {
             let step = match given(a.step) {
                 Some(s) => args::positive(s, "step")?,
                 None => cell_size,
             };
             (Falloff::Halving { step }, None)
         }
-        "polynomial" => (
+        Given::Named(FalloffKind::Polynomial) => (
             Falloff::Polynomial {
                 power: args::positive(args::required(a.power, || needs("power"))?, "power")?,
             },
             None,
         ),
-        "gaussian" => (
+        Given::Named(FalloffKind::Gaussian) => (
             Falloff::Gaussian {
                 sigma: args::positive(args::required(a.sigma, || needs("sigma"))?, "sigma")?,
             },
             None,
         ),
-        "constant" => (Falloff::Constant, None),
-        "point" => (Falloff::Point, Some(cell_size)),
-        "band" => {
+        Given::Named(FalloffKind::Constant) => (Falloff::Constant, None),
+        Given::Named(FalloffKind::Point) => (Falloff::Point, Some(cell_size)),
+        Given::Named(FalloffKind::Band) => {
             let band = band(args::required(a.band, || needs("band"))?)?;
             let extent = band.extent();
             (Falloff::Band(band), Some(extent))
         }
-        _ => {
+        Given::Callable(f) => {
             let errors: Raised = Arc::new(Mutex::new(None));
-            let (f, keep) = (a.falloff.clone().unbind(), Arc::clone(&errors));
+            let (f, keep) = (f.clone().unbind(), Arc::clone(&errors));
             custom = Some(errors);
             let curve = Falloff::custom(move |d, r| {
                 if keep.lock().map_or(true, |first| first.is_some()) {
@@ -148,7 +215,7 @@ fn falloff(a: &SourceArgs<'_, '_>, cell_size: f32) -> PyResult<(Falloff, Option<
             (curve, None)
         }
     };
-    Ok((curve, default_radius, custom))
+    Ok(Chosen { kind, curve, default_radius, custom })
 }
 
 /// A band's `(distance, factor)` points.
@@ -166,52 +233,33 @@ fn band(obj: &Bound<'_, PyAny>) -> PyResult<Band> {
 pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> {
     let (points, single) = args::points(a.points, "points")?;
     let n = points.len();
-    let strength = args::per_point(a.strength, "strength", n)?;
-    let (curve, default_radius, custom) = falloff(a, grid.cell_size())?;
+    let strength = match given(a.strength) {
+        Some(s) => args::per_point(s, "strength", n)?,
+        None => args::PerPoint::All(1.0),
+    };
+    let Chosen { kind, curve, default_radius, custom } = falloff(a, grid.cell_size())?;
     let radius = match given(a.radius) {
         Some(r) => args::per_point(r, "radius", n)?,
         None => match default_radius {
             Some(r) => args::PerPoint::All(r),
             None => {
-                let name = if custom.is_some() {
-                    "a custom falloff".to_owned()
-                } else {
-                    format!("falloff {}", shown(a.falloff))
-                };
+                let name = kind.map_or_else(|| "a custom falloff".to_owned(), |k| format!("falloff '{k}'"));
                 return Err(value_error(format!("radius is required for {name}")));
             }
         },
     };
-    let metric = match args::choice(a.distance, "distance", &DISTANCES)? {
-        "euclidean" => Metric::Euclidean,
-        "manhattan" => Metric::Manhattan,
-        "octile" => Metric::Octile,
-        _ => Metric::Path,
-    };
-    let mode = match args::choice(a.mode, "mode", &MODES)? {
-        "add" => Mode::Add,
-        "set" => Mode::Set,
-        _ => Mode::Max,
-    };
-    let on_blocked = args::choice(a.on_blocked, "on_blocked", &ON_BLOCKED)?;
+    let metric =
+        given(a.distance).map(|d| args::named::<Metric>(d, "distance")).transpose()?.unwrap_or_default();
+    let mode = given(a.mode).map(|m| args::named::<Mode>(m, "mode")).transpose()?.unwrap_or(a.defaults.mode);
+    let on_blocked =
+        given(a.on_blocked).map_or(Ok("error"), |o| args::choice(o, "on_blocked", &ON_BLOCKED))?;
     let mut sources = Vec::with_capacity(n);
     for (i, &p) in points.iter().enumerate() {
-        let name = if single { "points".to_owned() } else { format!("points[{i}]") };
-        args::cell_of(grid, p, &name)?;
-        let r = radius.at(i);
-        if r <= 0.0 {
-            let rname = if matches!(radius, args::PerPoint::All(_)) {
-                "radius".to_owned()
-            } else {
-                format!("radius[{i}]")
-            };
-            return Err(value_error(format!(
-                "{rname} must be finite and > 0, got {}",
-                args::float_text(f64::from(r))
-            )));
-        }
+        let name = args::Item::new("points", i, single);
+        args::cell_of(grid, p, name)?;
+        let r = radius.positive_at(i, "radius")?;
         let mut source = Source::new(p, strength.at(i), curve.clone(), r)
-            .map_err(|e| args::library_error(&name, &e))?
+            .map_err(|e| args::library_error(name, &e))?
             .with_metric(metric)
             .with_mode(mode);
         match source.check_placement(grid) {
@@ -220,7 +268,7 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
                 ("skip", _) => continue,
                 ("snap", Some(nearest)) => {
                     let centre = grid.center(Cell::from(nearest));
-                    source.set_position(centre).map_err(|e| args::library_error(&name, &e))?;
+                    source.set_position(centre).map_err(|e| args::library_error(name, &e))?;
                 }
                 (_, nearest) => {
                     let on =
@@ -238,7 +286,7 @@ pub(crate) fn checked(grid: &Grid, a: &SourceArgs<'_, '_>) -> PyResult<Checked> 
                     return Err(value_error(format!("{name} = {}{on}{there}", args::point_text(p))));
                 }
             },
-            Err(e) => return Err(args::library_error(&name, &e)),
+            Err(e) => return Err(args::library_error(name, &e)),
         }
         sources.push(source);
     }

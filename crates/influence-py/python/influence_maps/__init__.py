@@ -20,36 +20,8 @@ Coordinates follow python-sc2: arrays are indexed ``[y, x]`` with shape
 True
 """
 
-from ._native import (
-    CURVES,
-    DISTANCES,
-    FALLOFFS,
-    MODES,
-    Analysis,
-    Chase,
-    Diffusion,
-    Field,
-    Grid,
-    Layer,
-    Route,
-    __version__,
-    analysis,
-    run_scenario,
-)
-
-__all__ = [
-    "CURVES",
-    "DISTANCES",
-    "FALLOFFS",
-    "MODES",
-    "Analysis",
-    "Chase",
-    "Diffusion",
-    "Field",
-    "Grid",
-    "Layer",
-    "Route",
-    "__version__",
-    "analysis",
-    "run_scenario",
-]
+# Every name of the extension, as it lists them in its own __all__ (PyO3 adds each class,
+# function and constant there, __version__ too); __init__.pyi describes them for type
+# checkers.
+from ._native import *  # noqa: F403
+from ._native import __all__
