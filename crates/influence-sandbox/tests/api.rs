@@ -326,21 +326,28 @@ fn version(a: SocketAddr) -> Value {
     get(a, "/api/scene").json()["version"].clone()
 }
 
-#[test]
-fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
+/// A source on [`small_map`].
+fn red_source() -> Value {
+    json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 })
+}
+
+/// A sandbox on [`small_map`] with [`red_source`] placed, and the scene's version then.
+fn small_scene_with_a_source() -> (Handle, Value) {
     let s = server();
     let a = s.addr();
     small_map(a);
-    ok(
-        a,
-        "POST",
-        "/api/sources",
-        &json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 }),
-    );
+    ok(a, "POST", "/api/sources", &red_source());
     let before = version(a);
+    (s, before)
+}
+
+#[test]
+fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
+    let (s, before) = small_scene_with_a_source();
+    let a = s.addr();
     let json_type = Some("application/json");
     let src = |extra: Value| {
-        let mut s = json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 });
+        let mut s = red_source();
         s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         s.to_string()
     };
@@ -631,16 +638,8 @@ struct Route {
 
 #[test]
 fn every_route_refuses_malformed_wrong_shaped_too_big_and_wrongly_typed_requests() {
-    let s = server();
+    let (s, before) = small_scene_with_a_source();
     let a = s.addr();
-    small_map(a);
-    ok(
-        a,
-        "POST",
-        "/api/sources",
-        &json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 }),
-    );
-    let before = version(a);
     let r = |method, path, malformed, wrong_shape, typed| Route {
         method,
         path,
