@@ -199,15 +199,7 @@ fn the_page_follows_another_clients_long_edit_showing_computing_meanwhile() {
     // An open 1024 × 1024 map whose sources walk the map: a wall rebuilds them all, which
     // takes a while (more sources in an optimised build, which stamps them faster).
     let n = if cfg!(debug_assertions) { 4 } else { 48 };
-    let mut text = String::from("[map]\nwidth = 1024\nheight = 1024\n");
-    for i in 0..n {
-        let team = if i % 2 == 0 { "red" } else { "blue" };
-        let (x, y) = (60 + (i * 97) % 900, 40 + (i * 211) % 940);
-        text += &format!(
-            "\n[[source]]\nteam = \"{team}\"\nat = [{x}.5, {y}.5]\nstrength = 10\nfalloff = \"linear\"\n\
-             radius = 3000\ndistance = \"path\"\n"
-        );
-    }
+    let text = common::scenes::walking_sources(n);
     let r = common::request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes());
     assert_eq!(r.status, 200, "{}", r.text());
     let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
