@@ -491,7 +491,7 @@ impl Scene {
         let export = crate::export::scenario(self);
         let version = self.version;
         let grid = match before {
-            Some(b) if b.snapshot.version == version => Arc::clone(&b.snapshot.grid),
+            Some(b) if b.snapshot.version() == version => Arc::clone(b.snapshot.grid()),
             _ => Arc::new(self.grid().clone()),
         };
         let view = self.run.view();

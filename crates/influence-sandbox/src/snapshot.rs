@@ -41,23 +41,12 @@ pub struct Parts {
     pub export: ScenarioFile,
 }
 
-/// A completed state of the scene.
+/// A completed state of the scene: its parts, and what is encoded from them on demand.
 #[derive(Debug)]
 pub struct Snapshot {
-    /// The scene's edit counter.
-    pub version: u64,
-    /// Step counts.
-    pub steps: Steps,
-    /// The map (shared with the next snapshot when no edit comes between).
-    pub grid: Arc<Grid>,
-    scene: serde_json::Value,
-    layers: Vec<(String, Arc<Layer>, OnceLock<Bytes>)>,
-    front: Vec<bool>,
-    routes: Vec<Vec<usize>>,
-    predicted: Option<usize>,
-    last_seen: Option<usize>,
-    overflow: Option<SceneError>,
-    export: ScenarioFile,
+    parts: Parts,
+    /// Each layer's frame, in the order of `parts.layers`.
+    frames: Vec<OnceLock<Bytes>>,
     export_text: OnceLock<Result<String, SceneError>>,
 }
 
@@ -79,46 +68,35 @@ impl Shown {
 
     /// What `GET /api/live` sends.
     pub fn live(&self) -> LiveView {
-        LiveView { version: self.snapshot.version, steps: self.snapshot.steps, computing: self.computing }
+        LiveView {
+            version: self.snapshot.version(),
+            steps: self.snapshot.parts.steps,
+            computing: self.computing,
+        }
     }
 }
 
 impl Snapshot {
     /// A snapshot of `parts`.
     pub fn new(parts: Parts) -> Self {
-        let Parts {
-            version,
-            steps,
-            scene,
-            grid,
-            layers,
-            front,
-            routes,
-            predicted,
-            last_seen,
-            overflow,
-            export,
-        } = parts;
-        Self {
-            version,
-            steps,
-            grid,
-            scene,
-            layers: layers.into_iter().map(|(name, layer)| (name, layer, OnceLock::new())).collect(),
-            front,
-            routes,
-            predicted,
-            last_seen,
-            overflow,
-            export,
-            export_text: OnceLock::new(),
-        }
+        let frames = parts.layers.iter().map(|_| OnceLock::new()).collect();
+        Self { parts, frames, export_text: OnceLock::new() }
+    }
+
+    /// The scene's edit counter.
+    pub fn version(&self) -> u64 {
+        self.parts.version
+    }
+
+    /// The map (shared with the next snapshot when no edit comes between).
+    pub fn grid(&self) -> &Arc<Grid> {
+        &self.parts.grid
     }
 
     /// The scene as JSON, with `computing`; with `id`, `{"id": id, "scene": ...}` (what adding
     /// a source answers).
     pub fn scene_json(&self, computing: bool, id: Option<u32>) -> Vec<u8> {
-        let mut scene = self.scene.clone();
+        let mut scene = self.parts.scene.clone();
         if let Some(map) = scene.as_object_mut() {
             map.insert("computing".to_owned(), computing.into());
         }
@@ -131,7 +109,19 @@ impl Snapshot {
 
     /// Cells of the map.
     pub fn cells(&self) -> usize {
-        self.grid.len()
+        self.parts.grid.len()
+    }
+
+    /// Where layer `name` is in `parts.layers`.
+    ///
+    /// # Errors
+    /// [`SceneError::NotFound`] naming the layers there are.
+    fn layer_index(&self, name: &str) -> Result<usize, SceneError> {
+        let layers = &self.parts.layers;
+        layers.iter().position(|(n, _)| n == name).ok_or_else(|| {
+            let names: Vec<&str> = layers.iter().map(|(n, _)| n.as_str()).collect();
+            SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", ")))
+        })
     }
 
     /// Whether the scene has a layer called `name`.
@@ -139,11 +129,7 @@ impl Snapshot {
     /// # Errors
     /// [`SceneError::NotFound`] naming the layers there are.
     pub fn check_layer(&self, name: &str) -> Result<(), SceneError> {
-        if self.layers.iter().any(|(n, ..)| n == name) {
-            return Ok(());
-        }
-        let names: Vec<&str> = self.layers.iter().map(|(n, ..)| n.as_str()).collect();
-        Err(SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", "))))
+        self.layer_index(name).map(drop)
     }
 
     /// The layer `name` as a frame (`frame.rs`), encoded by the first request for it.
@@ -152,24 +138,22 @@ impl Snapshot {
     /// [`SceneError::NotFound`] for a layer the scene does not have; the overflow error when
     /// a layer holds a value that is not finite.
     pub fn frame(&self, name: &str) -> Result<Bytes, SceneError> {
-        if let Some(e) = &self.overflow {
+        let p = &self.parts;
+        if let Some(e) = &p.overflow {
             return Err(e.clone());
         }
-        self.check_layer(name)?;
-        let Some((_, layer, encoded)) = self.layers.iter().find(|(n, ..)| n == name) else {
-            unreachable!("checked above")
-        };
-        let bytes = encoded.get_or_init(|| {
+        let i = self.layer_index(name)?;
+        let bytes = self.frames[i].get_or_init(|| {
             let info = FrameInfo {
-                version: self.version,
-                done: self.steps.done,
-                target: self.steps.target,
+                version: p.version,
+                done: p.steps.done,
+                target: p.steps.target,
                 draw_front: name == "influence",
-                predicted: self.predicted,
-                last_seen: self.last_seen,
+                predicted: p.predicted,
+                last_seen: p.last_seen,
             };
-            let routes: Vec<&[usize]> = self.routes.iter().map(Vec::as_slice).collect();
-            Bytes::from(frame::encode(&self.grid, layer, &self.front, &routes, info))
+            let routes: Vec<&[usize]> = p.routes.iter().map(Vec::as_slice).collect();
+            Bytes::from(frame::encode(&p.grid, &p.layers[i].1, &p.front, &routes, info))
         });
         Ok(bytes.clone())
     }
@@ -179,10 +163,11 @@ impl Snapshot {
     /// # Errors
     /// [`SceneError`] for a cell off the map, or the overflow error.
     pub fn cell(&self, x: usize, y: usize) -> Result<CellView, SceneError> {
-        if let Some(e) = &self.overflow {
+        let p = &self.parts;
+        if let Some(e) = &p.overflow {
             return Err(e.clone());
         }
-        let g = &self.grid;
+        let g = &p.grid;
         let i = g.index(Cell::new(x, y)).ok_or_else(|| {
             SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
         })?;
@@ -190,8 +175,8 @@ impl Snapshot {
             cell: [x, y],
             world: g.center(Cell::new(x, y)).to_array(),
             walkable: g.is_walkable(i),
-            layers: self.layers.iter().map(|(n, ..)| n.clone()).collect(),
-            values: self.layers.iter().map(|(_, l, _)| l[i]).collect(),
+            layers: p.layers.iter().map(|(n, _)| n.clone()).collect(),
+            values: p.layers.iter().map(|(_, l)| l[i]).collect(),
         })
     }
 
@@ -200,6 +185,6 @@ impl Snapshot {
     /// # Errors
     /// 500 should serialisation fail (it does not for validated scenes).
     pub fn export(&self) -> Result<String, SceneError> {
-        self.export_text.get_or_init(|| crate::export::write(&self.export, &self.grid)).clone()
+        self.export_text.get_or_init(|| crate::export::write(&self.parts.export, &self.parts.grid)).clone()
     }
 }

@@ -206,7 +206,7 @@ impl Loop {
                 return false;
             }
         };
-        tracing::debug!("snapshot {} taken in {:?}", snapshot.version, started.elapsed());
+        tracing::debug!("snapshot {} taken in {:?}", snapshot.version(), started.elapsed());
         self.shown.send_replace(Shown { snapshot: Arc::clone(&snapshot), computing: false });
         for (reply, id) in answers.drain(..) {
             let _ = reply.send(Ok(Done { snapshot: Arc::clone(&snapshot), id }));
