@@ -29,7 +29,7 @@ use influence_scenario::source::SourceSpec;
 use crate::api::{MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
 use crate::caps::{self, limits};
 use crate::error::SceneError;
-use crate::snapshot::{Shown, Snapshot};
+use crate::snapshot::{Shown, Snapshot, Spare};
 
 /// A change to the scene, as the API asks for it.
 #[derive(Debug)]
@@ -482,8 +482,9 @@ impl Scene {
 
     /// What readers are sent, copied out of the run (brought up to date first): the scene
     /// as `GET /api/scene` gives it, every layer, the front line and routes, and the export.
-    /// `before` is the last snapshot, whose map is shared when no edit came between.
-    pub fn snapshot(&mut self, before: Option<&Shown>) -> Snapshot {
+    /// `before` is the last snapshot, whose map is shared when no edit came between; the
+    /// layers are copied into `spare`'s buffers where it has them.
+    pub fn snapshot(&mut self, before: Option<&Shown>, spare: &mut Spare) -> Snapshot {
         let steps = self.steps();
         let layer_names = self.layer_names();
         let propagation = self.propagation_spec();
@@ -544,7 +545,7 @@ impl Scene {
         let layers: Vec<(String, Arc<Layer>)> = layer_names
             .into_iter()
             .filter_map(|name| {
-                let layer = view.layer_named(&name)?.into_owned();
+                let layer = spare.copy(&*view.layer_named(&name)?);
                 Some((name, Arc::new(layer)))
             })
             .collect();

@@ -50,6 +50,37 @@ pub struct Snapshot {
     export_text: OnceLock<Result<String, SceneError>>,
 }
 
+/// The layer buffers of the last snapshot readers let go of, for the next snapshot to copy its
+/// layers into: a snapshot copies every layer after every step (ten 256 KiB layers for two
+/// teams on 256 × 256), and fresh buffers of that size cost page faults each time. It holds
+/// at most one snapshot's layers, and only those no reader holds any more.
+#[derive(Debug, Default)]
+pub struct Spare(Vec<Layer>);
+
+impl Spare {
+    /// Keeps the layers of `retired` (the snapshot just replaced) if no reader holds it, in
+    /// place of those kept before.
+    pub fn reclaim(&mut self, retired: Arc<Snapshot>) {
+        self.0.clear();
+        if let Ok(snapshot) = Arc::try_unwrap(retired) {
+            let layers = snapshot.parts.layers.into_iter();
+            self.0.extend(layers.filter_map(|(_, layer)| Arc::try_unwrap(layer).ok()));
+        }
+    }
+
+    /// A copy of `layer`, in a kept buffer of its length when there is one.
+    pub fn copy(&mut self, layer: &Layer) -> Layer {
+        match self.0.iter().position(|l| l.len() == layer.len()) {
+            Some(i) => {
+                let mut copy = self.0.swap_remove(i);
+                copy.values_mut().copy_from_slice(layer.values());
+                copy
+            }
+            None => layer.clone(),
+        }
+    }
+}
+
 /// What readers are shown: the last completed snapshot, and whether a newer edit is being
 /// computed meanwhile.
 #[derive(Debug, Clone)]
