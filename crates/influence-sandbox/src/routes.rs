@@ -247,17 +247,6 @@ impl<T: DeserializeOwned> FromRequest<App> for Json<T> {
     }
 }
 
-/// A JSON body to read with its own rules (`Content-Type: application/json`).
-struct RawJson(Bytes);
-
-impl FromRequest<App> for RawJson {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &App) -> Result<Self, ApiError> {
-        body(request, state, "application/json").await.map(Self)
-    }
-}
-
 /// A scenario (`Content-Type: application/toml`), as text.
 struct Toml(String);
 
@@ -423,8 +412,11 @@ async fn perspective(
     edited(&app, Edit::Perspective(p.team)).await
 }
 
-async fn propagation(State(app): State<App>, RawJson(body): RawJson) -> Result<Response, ApiError> {
-    edited(&app, Edit::Propagation(api::parse_propagation(&body)?)).await
+async fn propagation(
+    State(app): State<App>,
+    Json(table): Json<serde_json::Map<String, serde_json::Value>>,
+) -> Result<Response, ApiError> {
+    edited(&app, Edit::Propagation(api::propagation(table)?)).await
 }
 
 async fn paths(State(app): State<App>, Json(request): Json<PathsRequest>) -> Result<Response, ApiError> {
