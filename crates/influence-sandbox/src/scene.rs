@@ -243,10 +243,13 @@ impl Scene {
     fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, SceneError> {
         let source = caps::source(spec, self.grid(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
-        let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
+        let mut teams: Vec<String> = others.map(|p| p.spec.team.clone()).collect();
         teams.sort_unstable();
         teams.dedup();
-        if !teams.contains(&spec.team.as_str()) && teams.len() >= limits::MAX_TEAMS {
+        // As a scenario file's sources are checked: teams that differ only in letter case
+        // would write files that differ only in case, and `influence render` refuses them.
+        layers::check_case(&teams, &spec.team).map_err(|m| SceneError::invalid(format!("team: {m}")))?;
+        if !teams.contains(&spec.team) && teams.len() >= limits::MAX_TEAMS {
             return Err(SceneError::Limit(format!("at most {} teams", limits::MAX_TEAMS)));
         }
         // A team has one colour, as in a scenario file (the value itself was checked above).

@@ -475,6 +475,14 @@ fn caps_on_sources_and_teams() {
         &json!({ "team": "t8", "at": [100.5, 100.5], "strength": 1, "falloff": "point" }),
     );
     assert_eq!(ninth.status, 422, "{}", ninth.text());
+    // A team named like another but for letter case, which `influence render` would refuse
+    // in the export (replacing a source of that team as well).
+    let cased = json!({ "team": "T1", "at": [100.5, 100.5], "strength": 1, "falloff": "point" });
+    for (method, path) in [("POST", "/api/sources"), ("PUT", "/api/sources/1")] {
+        let refused = send(a, method, path, &cased);
+        assert_eq!(refused.status, 422, "{}", refused.text());
+        assert!(refused.error().contains("only in letter case"), "{}", refused.error());
+    }
     for _ in 8..128 {
         ok(
             a,
