@@ -439,7 +439,13 @@ async fn frame(State(app): State<App>, Json(f): Json<FrameRequest>) -> Result<Re
     let advance = check_advance(f.advance)?;
     let now = app.worker.shown().snapshot;
     now.check_layer(&f.layer)?; // before advancing: a refused request changes nothing
-    let snapshot = if advance == 0 { now } else { app.worker.edit(Edit::Advance(advance)).await?.snapshot };
+    let snapshot = if advance == 0 {
+        now
+    } else {
+        // Not held while the worker steps, so that its layer buffers can be reused (`Spare`).
+        drop(now);
+        app.worker.edit(Edit::Advance(advance)).await?.snapshot
+    };
     frame_of(snapshot, f.layer).await
 }
 
