@@ -11,6 +11,9 @@
 //! The clients (reqwest, keep-alive, on a tokio runtime of two threads) run in the same
 //! process as the server, so both share the machine's cores.
 
+#[path = "../tests/common/scenes.rs"]
+mod scenes;
+
 use std::time::{Duration, Instant};
 
 use influence_sandbox::{start, ServeConfig};
@@ -145,15 +148,7 @@ fn main() {
 
     // Latency on a 1024 × 1024 map with sources that walk it: idle, then during a wall,
     // which rebuilds every team (48 path searches over a million cells).
-    let mut big = String::from("[map]\nwidth = 1024\nheight = 1024\n");
-    for i in 0..48 {
-        let team = if i % 2 == 0 { "red" } else { "blue" };
-        let (x, y) = (60 + (i * 97) % 900, 40 + (i * 211) % 940);
-        big += &format!(
-            "\n[[source]]\nteam = \"{team}\"\nat = [{x}.5, {y}.5]\nstrength = 10\nfalloff = \"linear\"\nradius = 3000\ndistance = \"path\"\n"
-        );
-    }
-    post(&client, "/api/import", &big, "application/toml");
+    post(&client, "/api/import", &scenes::walking_sources(48), "application/toml");
     let get_scene = |c: &reqwest::Client| c.get(&scene_url);
     let idle = runtime.block_on(latencies(&client, get_scene, |n| n < 1000));
     let edit = {

@@ -190,19 +190,21 @@ pub struct PerspectiveRequest {
     pub team: Option<String>,
 }
 
-/// `PUT /api/propagation`: `{"kind": "none"}` (stamping only) or a `[propagation]` table.
+/// `PUT /api/propagation`: `{"kind": "none"}` (stamping only) or a `[propagation]` table,
+/// from the body's object.
 ///
 /// # Errors
-/// [`ApiError`] 400 for malformed JSON or a key of the wrong type, 422 for keys beside `"none"`.
-pub fn parse_propagation(body: &[u8]) -> Result<Option<PropagationSpec>, ApiError> {
-    let value = serde_json::Value::Object(parse(body)?);
-    if value.get("kind").and_then(serde_json::Value::as_str) == Some("none") {
-        return match value.as_object().map(serde_json::Map::len) {
-            Some(1) => Ok(None),
+/// [`ApiError`] 400 for a key of the wrong type, 422 for keys beside `"none"`.
+pub fn propagation(
+    table: serde_json::Map<String, serde_json::Value>,
+) -> Result<Option<PropagationSpec>, ApiError> {
+    if table.get("kind").and_then(serde_json::Value::as_str) == Some("none") {
+        return match table.len() {
+            1 => Ok(None),
             _ => Err(ApiError::invalid("kind \"none\" takes no other keys")),
         };
     }
-    from_value(value).map(Some)
+    from_value(serde_json::Value::Object(table)).map(Some)
 }
 
 /// `POST /api/step`.

@@ -247,17 +247,6 @@ impl<T: DeserializeOwned> FromRequest<App> for Json<T> {
     }
 }
 
-/// A JSON body to read with its own rules (`Content-Type: application/json`).
-struct RawJson(Bytes);
-
-impl FromRequest<App> for RawJson {
-    type Rejection = ApiError;
-
-    async fn from_request(request: Request, state: &App) -> Result<Self, ApiError> {
-        body(request, state, "application/json").await.map(Self)
-    }
-}
-
 /// A scenario (`Content-Type: application/toml`), as text.
 struct Toml(String);
 
@@ -423,8 +412,11 @@ async fn perspective(
     edited(&app, Edit::Perspective(p.team)).await
 }
 
-async fn propagation(State(app): State<App>, RawJson(body): RawJson) -> Result<Response, ApiError> {
-    edited(&app, Edit::Propagation(api::parse_propagation(&body)?)).await
+async fn propagation(
+    State(app): State<App>,
+    Json(table): Json<serde_json::Map<String, serde_json::Value>>,
+) -> Result<Response, ApiError> {
+    edited(&app, Edit::Propagation(api::propagation(table)?)).await
 }
 
 async fn paths(State(app): State<App>, Json(request): Json<PathsRequest>) -> Result<Response, ApiError> {
@@ -447,7 +439,13 @@ async fn frame(State(app): State<App>, Json(f): Json<FrameRequest>) -> Result<Re
     let advance = check_advance(f.advance)?;
     let now = app.worker.shown().snapshot;
     now.check_layer(&f.layer)?; // before advancing: a refused request changes nothing
-    let snapshot = if advance == 0 { now } else { app.worker.edit(Edit::Advance(advance)).await?.snapshot };
+    let snapshot = if advance == 0 {
+        now
+    } else {
+        // Not held while the worker steps, so that its layer buffers can be reused (`Spare`).
+        drop(now);
+        app.worker.edit(Edit::Advance(advance)).await?.snapshot
+    };
     frame_of(snapshot, f.layer).await
 }
 

@@ -29,7 +29,7 @@ use influence_scenario::source::SourceSpec;
 use crate::api::{MapRequest, MapView, PathView, SceneView, SourceView, Steps, WallEdit};
 use crate::caps::{self, limits};
 use crate::error::SceneError;
-use crate::snapshot::{Shown, Snapshot};
+use crate::snapshot::{Shown, Snapshot, Spare};
 
 /// A change to the scene, as the API asks for it.
 #[derive(Debug)]
@@ -243,10 +243,13 @@ impl Scene {
     fn checked(&self, spec: &SourceSpec, replacing: Option<u32>) -> Result<Source, SceneError> {
         let source = caps::source(spec, self.grid(), self.kind())?;
         let others = self.sources.iter().filter(|p| Some(p.id) != replacing);
-        let mut teams: Vec<&str> = others.map(|p| p.spec.team.as_str()).collect();
+        let mut teams: Vec<String> = others.map(|p| p.spec.team.clone()).collect();
         teams.sort_unstable();
         teams.dedup();
-        if !teams.contains(&spec.team.as_str()) && teams.len() >= limits::MAX_TEAMS {
+        // As a scenario file's sources are checked: teams that differ only in letter case
+        // would write files that differ only in case, and `influence render` refuses them.
+        layers::check_case(&teams, &spec.team).map_err(|m| SceneError::invalid(format!("team: {m}")))?;
+        if !teams.contains(&spec.team) && teams.len() >= limits::MAX_TEAMS {
             return Err(SceneError::Limit(format!("at most {} teams", limits::MAX_TEAMS)));
         }
         // A team has one colour, as in a scenario file (the value itself was checked above).
@@ -482,8 +485,9 @@ impl Scene {
 
     /// What readers are sent, copied out of the run (brought up to date first): the scene
     /// as `GET /api/scene` gives it, every layer, the front line and routes, and the export.
-    /// `before` is the last snapshot, whose map is shared when no edit came between.
-    pub fn snapshot(&mut self, before: Option<&Shown>) -> Snapshot {
+    /// `before` is the last snapshot, whose map is shared when no edit came between; the
+    /// layers are copied into `spare`'s buffers where it has them.
+    pub fn snapshot(&mut self, before: Option<&Shown>, spare: &mut Spare) -> Snapshot {
         let steps = self.steps();
         let layer_names = self.layer_names();
         let propagation = self.propagation_spec();
@@ -491,7 +495,7 @@ impl Scene {
         let export = crate::export::scenario(self);
         let version = self.version;
         let grid = match before {
-            Some(b) if b.snapshot.version == version => Arc::clone(&b.snapshot.grid),
+            Some(b) if b.snapshot.version() == version => Arc::clone(b.snapshot.grid()),
             _ => Arc::new(self.grid().clone()),
         };
         let view = self.run.view();
@@ -544,7 +548,7 @@ impl Scene {
         let layers: Vec<(String, Arc<Layer>)> = layer_names
             .into_iter()
             .filter_map(|name| {
-                let layer = view.layer_named(&name)?.into_owned();
+                let layer = spare.copy(&*view.layer_named(&name)?);
                 Some((name, Arc::new(layer)))
             })
             .collect();

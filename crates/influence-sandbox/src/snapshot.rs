@@ -41,24 +41,44 @@ pub struct Parts {
     pub export: ScenarioFile,
 }
 
-/// A completed state of the scene.
+/// A completed state of the scene: its parts, and what is encoded from them on demand.
 #[derive(Debug)]
 pub struct Snapshot {
-    /// The scene's edit counter.
-    pub version: u64,
-    /// Step counts.
-    pub steps: Steps,
-    /// The map (shared with the next snapshot when no edit comes between).
-    pub grid: Arc<Grid>,
-    scene: serde_json::Value,
-    layers: Vec<(String, Arc<Layer>, OnceLock<Bytes>)>,
-    front: Vec<bool>,
-    routes: Vec<Vec<usize>>,
-    predicted: Option<usize>,
-    last_seen: Option<usize>,
-    overflow: Option<SceneError>,
-    export: ScenarioFile,
+    parts: Parts,
+    /// Each layer's frame, in the order of `parts.layers`.
+    frames: Vec<OnceLock<Bytes>>,
     export_text: OnceLock<Result<String, SceneError>>,
+}
+
+/// The layer buffers of the last snapshot readers let go of, for the next snapshot to copy its
+/// layers into: a snapshot copies every layer after every step (ten 256 KiB layers for two
+/// teams on 256 × 256), and fresh buffers of that size cost page faults each time. It holds
+/// at most one snapshot's layers, and only those no reader holds any more.
+#[derive(Debug, Default)]
+pub struct Spare(Vec<Layer>);
+
+impl Spare {
+    /// Keeps the layers of `retired` (the snapshot just replaced) if no reader holds it, in
+    /// place of those kept before.
+    pub fn reclaim(&mut self, retired: Arc<Snapshot>) {
+        self.0.clear();
+        if let Ok(snapshot) = Arc::try_unwrap(retired) {
+            let layers = snapshot.parts.layers.into_iter();
+            self.0.extend(layers.filter_map(|(_, layer)| Arc::try_unwrap(layer).ok()));
+        }
+    }
+
+    /// A copy of `layer`, in a kept buffer of its length when there is one.
+    pub fn copy(&mut self, layer: &Layer) -> Layer {
+        match self.0.iter().position(|l| l.len() == layer.len()) {
+            Some(i) => {
+                let mut copy = self.0.swap_remove(i);
+                copy.values_mut().copy_from_slice(layer.values());
+                copy
+            }
+            None => layer.clone(),
+        }
+    }
 }
 
 /// What readers are shown: the last completed snapshot, and whether a newer edit is being
@@ -79,46 +99,35 @@ impl Shown {
 
     /// What `GET /api/live` sends.
     pub fn live(&self) -> LiveView {
-        LiveView { version: self.snapshot.version, steps: self.snapshot.steps, computing: self.computing }
+        LiveView {
+            version: self.snapshot.version(),
+            steps: self.snapshot.parts.steps,
+            computing: self.computing,
+        }
     }
 }
 
 impl Snapshot {
     /// A snapshot of `parts`.
     pub fn new(parts: Parts) -> Self {
-        let Parts {
-            version,
-            steps,
-            scene,
-            grid,
-            layers,
-            front,
-            routes,
-            predicted,
-            last_seen,
-            overflow,
-            export,
-        } = parts;
-        Self {
-            version,
-            steps,
-            grid,
-            scene,
-            layers: layers.into_iter().map(|(name, layer)| (name, layer, OnceLock::new())).collect(),
-            front,
-            routes,
-            predicted,
-            last_seen,
-            overflow,
-            export,
-            export_text: OnceLock::new(),
-        }
+        let frames = parts.layers.iter().map(|_| OnceLock::new()).collect();
+        Self { parts, frames, export_text: OnceLock::new() }
+    }
+
+    /// The scene's edit counter.
+    pub fn version(&self) -> u64 {
+        self.parts.version
+    }
+
+    /// The map (shared with the next snapshot when no edit comes between).
+    pub fn grid(&self) -> &Arc<Grid> {
+        &self.parts.grid
     }
 
     /// The scene as JSON, with `computing`; with `id`, `{"id": id, "scene": ...}` (what adding
     /// a source answers).
     pub fn scene_json(&self, computing: bool, id: Option<u32>) -> Vec<u8> {
-        let mut scene = self.scene.clone();
+        let mut scene = self.parts.scene.clone();
         if let Some(map) = scene.as_object_mut() {
             map.insert("computing".to_owned(), computing.into());
         }
@@ -131,7 +140,19 @@ impl Snapshot {
 
     /// Cells of the map.
     pub fn cells(&self) -> usize {
-        self.grid.len()
+        self.parts.grid.len()
+    }
+
+    /// Where layer `name` is in `parts.layers`.
+    ///
+    /// # Errors
+    /// [`SceneError::NotFound`] naming the layers there are.
+    fn layer_index(&self, name: &str) -> Result<usize, SceneError> {
+        let layers = &self.parts.layers;
+        layers.iter().position(|(n, _)| n == name).ok_or_else(|| {
+            let names: Vec<&str> = layers.iter().map(|(n, _)| n.as_str()).collect();
+            SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", ")))
+        })
     }
 
     /// Whether the scene has a layer called `name`.
@@ -139,11 +160,7 @@ impl Snapshot {
     /// # Errors
     /// [`SceneError::NotFound`] naming the layers there are.
     pub fn check_layer(&self, name: &str) -> Result<(), SceneError> {
-        if self.layers.iter().any(|(n, ..)| n == name) {
-            return Ok(());
-        }
-        let names: Vec<&str> = self.layers.iter().map(|(n, ..)| n.as_str()).collect();
-        Err(SceneError::NotFound(format!("no layer {name:?}; layers: {}", names.join(", "))))
+        self.layer_index(name).map(drop)
     }
 
     /// The layer `name` as a frame (`frame.rs`), encoded by the first request for it.
@@ -152,24 +169,22 @@ impl Snapshot {
     /// [`SceneError::NotFound`] for a layer the scene does not have; the overflow error when
     /// a layer holds a value that is not finite.
     pub fn frame(&self, name: &str) -> Result<Bytes, SceneError> {
-        if let Some(e) = &self.overflow {
+        let p = &self.parts;
+        if let Some(e) = &p.overflow {
             return Err(e.clone());
         }
-        self.check_layer(name)?;
-        let Some((_, layer, encoded)) = self.layers.iter().find(|(n, ..)| n == name) else {
-            unreachable!("checked above")
-        };
-        let bytes = encoded.get_or_init(|| {
+        let i = self.layer_index(name)?;
+        let bytes = self.frames[i].get_or_init(|| {
             let info = FrameInfo {
-                version: self.version,
-                done: self.steps.done,
-                target: self.steps.target,
+                version: p.version,
+                done: p.steps.done,
+                target: p.steps.target,
                 draw_front: name == "influence",
-                predicted: self.predicted,
-                last_seen: self.last_seen,
+                predicted: p.predicted,
+                last_seen: p.last_seen,
             };
-            let routes: Vec<&[usize]> = self.routes.iter().map(Vec::as_slice).collect();
-            Bytes::from(frame::encode(&self.grid, layer, &self.front, &routes, info))
+            let routes: Vec<&[usize]> = p.routes.iter().map(Vec::as_slice).collect();
+            Bytes::from(frame::encode(&p.grid, &p.layers[i].1, &p.front, &routes, info))
         });
         Ok(bytes.clone())
     }
@@ -179,10 +194,11 @@ impl Snapshot {
     /// # Errors
     /// [`SceneError`] for a cell off the map, or the overflow error.
     pub fn cell(&self, x: usize, y: usize) -> Result<CellView, SceneError> {
-        if let Some(e) = &self.overflow {
+        let p = &self.parts;
+        if let Some(e) = &p.overflow {
             return Err(e.clone());
         }
-        let g = &self.grid;
+        let g = &p.grid;
         let i = g.index(Cell::new(x, y)).ok_or_else(|| {
             SceneError::invalid(format!("cell ({x}, {y}) is outside the {}×{} map", g.width(), g.height()))
         })?;
@@ -190,8 +206,8 @@ impl Snapshot {
             cell: [x, y],
             world: g.center(Cell::new(x, y)).to_array(),
             walkable: g.is_walkable(i),
-            layers: self.layers.iter().map(|(n, ..)| n.clone()).collect(),
-            values: self.layers.iter().map(|(_, l, _)| l[i]).collect(),
+            layers: p.layers.iter().map(|(n, _)| n.clone()).collect(),
+            values: p.layers.iter().map(|(_, l)| l[i]).collect(),
         })
     }
 
@@ -200,6 +216,6 @@ impl Snapshot {
     /// # Errors
     /// 500 should serialisation fail (it does not for validated scenes).
     pub fn export(&self) -> Result<String, SceneError> {
-        self.export_text.get_or_init(|| crate::export::write(&self.export, &self.grid)).clone()
+        self.export_text.get_or_init(|| crate::export::write(&self.parts.export, &self.parts.grid)).clone()
     }
 }

@@ -20,7 +20,7 @@ use tokio::sync::{oneshot, watch};
 
 use crate::api::ApiError;
 use crate::scene::{Edit, Scene};
-use crate::snapshot::{Shown, Snapshot};
+use crate::snapshot::{Shown, Snapshot, Spare};
 
 /// How often a long diffusion replay shows its progress to readers.
 const PROGRESS: Duration = Duration::from_millis(100);
@@ -54,13 +54,20 @@ impl Worker {
     pub fn spawn(mut scene: Scene) -> std::io::Result<(Self, JoinHandle<()>)> {
         scene.build(&mut || false);
         let caught_up = scene.step();
-        let first = Shown { snapshot: Arc::new(scene.snapshot(None)), computing: false };
+        let first =
+            Shown { snapshot: Arc::new(scene.snapshot(None, &mut Spare::default())), computing: false };
         let (shown_tx, shown) = watch::channel(first);
         let (edits, rx) = mpsc::channel();
         let waiting = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
-        let state =
-            Loop { scene, rx, waiting: Arc::clone(&waiting), stop: Arc::clone(&stop), shown: shown_tx };
+        let state = Loop {
+            scene,
+            rx,
+            waiting: Arc::clone(&waiting),
+            stop: Arc::clone(&stop),
+            shown: shown_tx,
+            spare: Spare::default(),
+        };
         let thread =
             std::thread::Builder::new().name("sandbox-scene".into()).spawn(move || state.run(!caught_up))?;
         Ok((Self { edits, waiting, stop, shown }, thread))
@@ -113,6 +120,8 @@ struct Loop {
     waiting: Arc<AtomicUsize>,
     stop: Arc<AtomicBool>,
     shown: watch::Sender<Shown>,
+    /// The buffers of the last snapshot no reader holds.
+    spare: Spare,
 }
 
 impl Loop {
@@ -197,17 +206,20 @@ impl Loop {
     /// failed (and the scene is computed again).
     fn publish(&mut self, answers: &mut Vec<(Reply, Option<u32>)>) -> bool {
         let before = self.shown.borrow().clone();
-        let scene = &mut self.scene;
+        let (scene, spare) = (&mut self.scene, &mut self.spare);
         let started = Instant::now();
-        let snapshot = match catch_unwind(AssertUnwindSafe(|| scene.snapshot(Some(&before)))) {
+        let taken = catch_unwind(AssertUnwindSafe(|| scene.snapshot(Some(&before), spare)));
+        drop(before);
+        let snapshot = match taken {
             Ok(s) => Arc::new(s),
             Err(_) => {
                 self.recover(answers);
                 return false;
             }
         };
-        tracing::debug!("snapshot {} taken in {:?}", snapshot.version, started.elapsed());
-        self.shown.send_replace(Shown { snapshot: Arc::clone(&snapshot), computing: false });
+        tracing::debug!("snapshot {} taken in {:?}", snapshot.version(), started.elapsed());
+        let retired = self.shown.send_replace(Shown { snapshot: Arc::clone(&snapshot), computing: false });
+        self.spare.reclaim(retired.snapshot);
         for (reply, id) in answers.drain(..) {
             let _ = reply.send(Ok(Done { snapshot: Arc::clone(&snapshot), id }));
         }

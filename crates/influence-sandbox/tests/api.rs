@@ -326,21 +326,28 @@ fn version(a: SocketAddr) -> Value {
     get(a, "/api/scene").json()["version"].clone()
 }
 
-#[test]
-fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
+/// A source on [`small_map`].
+fn red_source() -> Value {
+    json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 })
+}
+
+/// A sandbox on [`small_map`] with [`red_source`] placed, and the scene's version then.
+fn small_scene_with_a_source() -> (Handle, Value) {
     let s = server();
     let a = s.addr();
     small_map(a);
-    ok(
-        a,
-        "POST",
-        "/api/sources",
-        &json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 }),
-    );
+    ok(a, "POST", "/api/sources", &red_source());
     let before = version(a);
+    (s, before)
+}
+
+#[test]
+fn bad_requests_get_4xx_with_a_message_and_change_nothing() {
+    let (s, before) = small_scene_with_a_source();
+    let a = s.addr();
     let json_type = Some("application/json");
     let src = |extra: Value| {
-        let mut s = json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 });
+        let mut s = red_source();
         s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
         s.to_string()
     };
@@ -468,6 +475,14 @@ fn caps_on_sources_and_teams() {
         &json!({ "team": "t8", "at": [100.5, 100.5], "strength": 1, "falloff": "point" }),
     );
     assert_eq!(ninth.status, 422, "{}", ninth.text());
+    // A team named like another but for letter case, which `influence render` would refuse
+    // in the export (replacing a source of that team as well).
+    let cased = json!({ "team": "T1", "at": [100.5, 100.5], "strength": 1, "falloff": "point" });
+    for (method, path) in [("POST", "/api/sources"), ("PUT", "/api/sources/1")] {
+        let refused = send(a, method, path, &cased);
+        assert_eq!(refused.status, 422, "{}", refused.text());
+        assert!(refused.error().contains("only in letter case"), "{}", refused.error());
+    }
     for _ in 8..128 {
         ok(
             a,
@@ -631,16 +646,8 @@ struct Route {
 
 #[test]
 fn every_route_refuses_malformed_wrong_shaped_too_big_and_wrongly_typed_requests() {
-    let s = server();
+    let (s, before) = small_scene_with_a_source();
     let a = s.addr();
-    small_map(a);
-    ok(
-        a,
-        "POST",
-        "/api/sources",
-        &json!({ "team": "red", "at": [20, 5], "strength": 5, "falloff": "linear", "radius": 10 }),
-    );
-    let before = version(a);
     let r = |method, path, malformed, wrong_shape, typed| Route {
         method,
         path,

@@ -15,7 +15,7 @@ use std::time::Duration;
 use common::cdp::{base64_decode, find_chromium, Chromium};
 use common::{layer, ok, reference};
 use influence::render::{self, RenderOptions};
-use influence_sandbox::{start, ServeConfig};
+use influence_sandbox::{start, Handle, ServeConfig};
 use serde_json::json;
 
 fn chromium_or_skip(test: &str) -> Option<PathBuf> {
@@ -26,14 +26,29 @@ fn chromium_or_skip(test: &str) -> Option<PathBuf> {
     found
 }
 
-#[test]
-fn placing_two_teams_shows_their_tension_and_exports_what_render_computes() {
-    let Some(binary) = chromium_or_skip("browser end-to-end test") else { return };
+/// Evaluates a page script that resolves to JSON text, and reads that.
+fn evaluate_json(browser: &mut Chromium, script: &str, within: Duration) -> serde_json::Value {
+    let result = browser.evaluate(script, within).unwrap();
+    serde_json::from_str(result.as_str().unwrap()).unwrap()
+}
+
+/// A fresh sandbox open in headless Chromium, and what the page script `script` resolved to;
+/// `None` (after printing SKIP for `test`) without Chromium.
+fn page_after(test: &str, script: &str) -> Option<(Handle, Chromium, serde_json::Value)> {
+    let binary = chromium_or_skip(test)?;
     let server = start(ServeConfig::default()).unwrap();
     let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
     browser.open_sandbox(&server.url()).unwrap();
-    let result = browser.evaluate(include_str!("selftest.js"), Duration::from_secs(120)).unwrap();
-    let out: serde_json::Value = serde_json::from_str(result.as_str().unwrap()).unwrap();
+    let out = evaluate_json(&mut browser, script, Duration::from_secs(120));
+    Some((server, browser, out))
+}
+
+#[test]
+fn placing_two_teams_shows_their_tension_and_exports_what_render_computes() {
+    let Some((server, _browser, out)) = page_after("browser end-to-end test", include_str!("selftest.js"))
+    else {
+        return;
+    };
     assert_eq!(out["ok"], true, "the page script failed: {}", out["error"]);
     assert_eq!(out["layer"], "tension");
 
@@ -84,13 +99,10 @@ fn placing_two_teams_shows_their_tension_and_exports_what_render_computes() {
 
 #[test]
 fn the_editing_tools_change_the_scene_where_clicked() {
-    let Some(binary) = chromium_or_skip("browser editing test") else { return };
-    let server = start(ServeConfig::default()).unwrap();
+    let Some((server, _browser, out)) = page_after("browser editing test", include_str!("tools.js")) else {
+        return;
+    };
     let a = server.addr();
-    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
-    browser.open_sandbox(&server.url()).unwrap();
-    let result = browser.evaluate(include_str!("tools.js"), Duration::from_secs(120)).unwrap();
-    let out: serde_json::Value = serde_json::from_str(result.as_str().unwrap()).unwrap();
     let scene = &out["scene"];
     assert_eq!(scene["map"]["width"], 128);
     // The red source was dragged from (20, 64) to (30, 70).
@@ -126,12 +138,9 @@ fn the_editing_tools_change_the_scene_where_clicked() {
 
 #[test]
 fn the_page_explains_its_picture_as_figures_do() {
-    let Some(binary) = chromium_or_skip("browser figure test") else { return };
-    let server = start(ServeConfig::default()).unwrap();
-    let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
-    browser.open_sandbox(&server.url()).unwrap();
-    let result = browser.evaluate(include_str!("figure.js"), Duration::from_secs(120)).unwrap();
-    let out: serde_json::Value = serde_json::from_str(result.as_str().unwrap()).unwrap();
+    let Some((_server, _browser, out)) = page_after("browser figure test", include_str!("figure.js")) else {
+        return;
+    };
     assert_eq!(out["ok"], true, "the page script failed: {}", out["error"]);
     assert_eq!(out["toast"], "", "the page showed an error");
     // The title names the layer; the step shows and moves on.
@@ -199,15 +208,7 @@ fn the_page_follows_another_clients_long_edit_showing_computing_meanwhile() {
     // An open 1024 × 1024 map whose sources walk the map: a wall rebuilds them all, which
     // takes a while (more sources in an optimised build, which stamps them faster).
     let n = if cfg!(debug_assertions) { 4 } else { 48 };
-    let mut text = String::from("[map]\nwidth = 1024\nheight = 1024\n");
-    for i in 0..n {
-        let team = if i % 2 == 0 { "red" } else { "blue" };
-        let (x, y) = (60 + (i * 97) % 900, 40 + (i * 211) % 940);
-        text += &format!(
-            "\n[[source]]\nteam = \"{team}\"\nat = [{x}.5, {y}.5]\nstrength = 10\nfalloff = \"linear\"\n\
-             radius = 3000\ndistance = \"path\"\n"
-        );
-    }
+    let text = common::scenes::walking_sources(n);
     let r = common::request(a, "POST", "/api/import", Some("application/toml"), text.as_bytes());
     assert_eq!(r.status, 200, "{}", r.text());
     let mut browser = Chromium::launch(&binary, 1280, 800).unwrap();
@@ -224,9 +225,7 @@ fn the_page_follows_another_clients_long_edit_showing_computing_meanwhile() {
         resolve(JSON.stringify({ saw, version: s.version, toast: document.getElementById('toast').textContent })); \
         else setTimeout(poll, 10); }; poll(); })"
         .replace("VERSION", &before.to_string());
-    let out: serde_json::Value =
-        serde_json::from_str(browser.evaluate(&watch, Duration::from_secs(90)).unwrap().as_str().unwrap())
-            .unwrap();
+    let out = evaluate_json(&mut browser, &watch, Duration::from_secs(90));
     let edited = edit.join().unwrap();
     assert_eq!(out["saw"], true, "the page never showed computing…: {out}");
     assert_eq!(out["version"], edited["version"], "the page shows the edited scene: {out}");

@@ -14,6 +14,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use common::scenes::walking_sources;
 use common::{get, ok, request};
 use influence_sandbox::{start, Limits, ServeConfig};
 use serde_json::json;
@@ -89,13 +90,8 @@ fn idle_and_slowloris_clients_leave_a_normal_client_answered_within_a_second() {
                 assert!(body.contains("influence <span>sandbox</span>"));
                 tokio::time::sleep(Duration::from_millis(250)).await;
             }
-            let worst = latencies.iter().max().copied().unwrap();
-            latencies.sort();
-            println!(
-                "{} normal requests under 100 idle + 60 slowloris connections: median {:?}, worst {worst:?}",
-                latencies.len(),
-                latencies[latencies.len() / 2]
-            );
+            let worst =
+                summarise("normal requests under 100 idle + 60 slowloris connections", &mut latencies);
             assert!(worst < ANSWERED_WITHIN, "a normal GET / took {worst:?}");
 
             // The slow clients were closed after the header-read timeout (counted from their
@@ -122,19 +118,13 @@ fn idle_and_slowloris_clients_leave_a_normal_client_answered_within_a_second() {
     outcome.expect("the load test ends within 50 s");
 }
 
-/// A scenario on an open 1024 × 1024 map with `n` sources that walk the map (each stamp a
-/// search over all of it), alternately red and blue.
-fn walking_sources(n: usize) -> String {
-    let mut text = String::from("[map]\nwidth = 1024\nheight = 1024\n");
-    for i in 0..n {
-        let team = if i % 2 == 0 { "red" } else { "blue" };
-        let (x, y) = (60 + (i * 97) % 900, 40 + (i * 211) % 940);
-        text += &format!(
-            "\n[[source]]\nteam = \"{team}\"\nat = [{x}.5, {y}.5]\nstrength = 10\nfalloff = \"linear\"\n\
-             radius = 3000\ndistance = \"path\"\n"
-        );
-    }
-    text
+/// Sorts `latencies`, prints how many there were of `what` with their median and worst, and
+/// returns the worst.
+fn summarise(what: &str, latencies: &mut [Duration]) -> Duration {
+    latencies.sort();
+    let worst = latencies[latencies.len() - 1];
+    println!("{} {what}: median {:?}, worst {worst:?}", latencies.len(), latencies[latencies.len() / 2]);
+    worst
 }
 
 #[test]
@@ -183,13 +173,7 @@ fn reads_answer_at_once_during_a_long_edit_and_a_newer_edit_interrupts_it() {
     let (second, took) = editing.join().unwrap();
     assert!(took > Duration::from_secs(1), "the edit is multi-second ({took:?})");
     assert!(computing >= 10, "only {computing} reads saw the edit computing");
-    let worst = latencies.iter().max().copied().unwrap();
-    latencies.sort();
-    println!(
-        "{} reads of GET /api/scene during a {took:?} edit: median {:?}, worst {worst:?}",
-        latencies.len(),
-        latencies[latencies.len() / 2]
-    );
+    let worst = summarise(&format!("reads of GET /api/scene during a {took:?} edit"), &mut latencies);
     assert!(
         worst < READ_WITHIN,
         "GET /api/scene took {worst:?} during the edit ({:?} of reads)",

@@ -1,9 +1,10 @@
 //! Helpers for the integration tests: an HTTP client (reqwest), frame decoding, and (in
-//! submodules) a reference computation and a DevTools client.
+//! submodules) a reference computation, a DevTools client and shared scenarios.
 #![allow(dead_code)] // each test binary uses its own part
 
 pub mod cdp;
 pub mod reference;
+pub mod scenes;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
