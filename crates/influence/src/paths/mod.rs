@@ -297,18 +297,9 @@ impl Router {
         if let Some(grid) = space.as_grid() {
             return self.astar_grid(grid, start, goal, step, h);
         }
-        let len = space.len();
-        if self.nodes.len() != len || self.generation == u32::MAX {
-            self.nodes = vec![Node::default(); len];
-            self.generation = 0;
-        }
-        self.generation += 1;
-        self.queue.clear();
-        let gen = self.generation;
-        self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: gen };
         // Costs are never negative, so neither is a useful estimate; the queue key needs it.
         let mut h = |c: usize| h(c).max(0.0) + 0.0;
-        self.queue.push(search_key(h(start), 0.0, start));
+        let gen = self.begin(space.len(), start, h(start));
         let mut expanded = 0;
         while let Some(key) = self.queue.pop() {
             let (g, cell) = search_entry(key);
@@ -346,17 +337,8 @@ impl Router {
         step: impl Fn(f32, usize) -> f32,
         mut h: impl FnMut(usize) -> f32,
     ) -> (bool, usize) {
-        let len = grid.len();
-        if self.nodes.len() != len || self.generation == u32::MAX {
-            self.nodes = vec![Node::default(); len];
-            self.generation = 0;
-        }
-        self.generation += 1;
-        self.queue.clear();
-        let gen = self.generation;
-        self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: gen };
         let mut h = |c: usize| h(c).max(0.0) + 0.0;
-        self.queue.push(search_key(h(start), 0.0, start));
+        let gen = self.begin(grid.len(), start, h(start));
         let mut expanded = 0;
         let Self { nodes, queue, .. } = self;
         while let Some(key) = queue.pop() {
@@ -378,6 +360,21 @@ impl Router {
             });
         }
         (false, expanded)
+    }
+
+    /// Starts a search of a space of `len` cells from `start`, whose estimate is `h`: a new
+    /// generation (the nodes cleared only when the size changes or the count wraps), an empty
+    /// queue holding the start. Returns the generation.
+    fn begin(&mut self, len: usize, start: usize, h: f32) -> u32 {
+        if self.nodes.len() != len || self.generation == u32::MAX {
+            self.nodes = vec![Node::default(); len];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.queue.clear();
+        self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: self.generation };
+        self.queue.push(search_key(h, 0.0, start));
+        self.generation
     }
 
     /// The cost of the best route the last search found to `cell`.
