@@ -29,129 +29,18 @@
 //! cell) that the golden routes depend on.
 #![allow(missing_docs)]
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use influence::route::{Cost, FlowField, Heuristic, Route, Router};
-use influence::{Cell, Connectivity, Falloff, Grid, Layer, Source, Space, Stamper};
+use influence::{Cell, Grid};
+use influence_bench::plain_astar::PlainAstar;
 use influence_bench::reference::GenericSpace;
-use influence_bench::rng::{walled_grid, Rng};
+use influence_bench::rng::{danger, open_near, walled_grid};
 
 /// The walled 256² map of the graph and route benches.
 fn walled(side: usize) -> Grid {
     walled_grid(side, 0x2545_f491_4f6c_dd1d)
-}
-
-/// A unit's strength: with it, A* across the 256² map expands about 44,000 of its 59,000
-/// walkable cells, as the frame the issue measured did (a weaker layer leaves the octile
-/// estimate tight, and A* fast).
-const STRENGTH: f32 = 4.0;
-
-/// `units` enemies of radius 8 (linear falloff, strength [`STRENGTH`]) on random walkable
-/// cells.
-fn danger(grid: &Grid, units: usize, seed: u64) -> Layer {
-    let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
-    let mut rng = Rng::new(seed);
-    let mut layer = Layer::for_space(grid);
-    let mut stamper = Stamper::new();
-    for _ in 0..units {
-        let at = open[rng.below(open.len())];
-        let unit = Source::new(grid.position(at).truncate(), STRENGTH, Falloff::Linear, 8.0).unwrap();
-        stamper.stamp(grid, &mut layer, &unit).unwrap();
-    }
-    layer
-}
-
-/// The walkable cell nearest `(x, y)` along the diagonal towards the map's centre.
-fn open_near(grid: &Grid, x: usize, y: usize) -> usize {
-    let (cx, cy) = (grid.width() / 2, grid.height() / 2);
-    (0..grid.width().max(grid.height()))
-        .map(|k| {
-            let step = |a: usize, c: usize| if a < c { (a + k).min(c) } else { a.saturating_sub(k).max(c) };
-            Cell::new(step(x, cx), step(y, cy))
-        })
-        .find(|&c| !grid.is_blocked(c))
-        .and_then(|c| grid.index(c))
-        .unwrap()
-}
-
-/// A plain binary-heap A* on an 8-connected grid (no corner cutting), entering cell `j` at
-/// `d + weight · max(0, layer[j])`, with the octile estimate. Returns the route's cost.
-struct PlainAstar {
-    g: Vec<f32>,
-    closed: Vec<bool>,
-    heap: BinaryHeap<Reverse<u64>>,
-}
-
-impl PlainAstar {
-    fn new() -> Self {
-        Self { g: Vec::new(), closed: Vec::new(), heap: BinaryHeap::new() }
-    }
-
-    fn find(&mut self, grid: &Grid, start: usize, goal: usize, layer: &Layer, weight: f32) -> Option<f32> {
-        assert_eq!(grid.connectivity(), Connectivity::Eight);
-        let (w, h, n) = (grid.width(), grid.height(), grid.len());
-        let blocked = grid.blocked();
-        let values = layer.values();
-        self.g.clear();
-        self.g.resize(n, f32::INFINITY);
-        self.closed.clear();
-        self.closed.resize(n, false);
-        self.heap.clear();
-        let (gx, gy) = ((goal % w) as f32, (goal / w) as f32);
-        let octile = |c: usize| {
-            let (dx, dy) = (((c % w) as f32 - gx).abs(), ((c / w) as f32 - gy).abs());
-            dx.max(dy) + (std::f32::consts::SQRT_2 - 1.0) * dx.min(dy)
-        };
-        // f ≥ 0, so its bits order as the numbers do; the cell breaks ties.
-        let key = |f: f32, c: usize| u64::from(f.to_bits()) << 32 | c as u64;
-        self.g[start] = 0.0;
-        self.heap.push(Reverse(key(octile(start), start)));
-        let diagonal = std::f32::consts::SQRT_2;
-        while let Some(Reverse(k)) = self.heap.pop() {
-            let v = k as u32 as usize;
-            if self.closed[v] {
-                continue;
-            }
-            if v == goal {
-                return Some(self.g[v]);
-            }
-            self.closed[v] = true;
-            let gv = self.g[v];
-            let (x, y) = (v % w, v / w);
-            let right = x + 1 < w && !blocked[v + 1];
-            let left = x > 0 && !blocked[v - 1];
-            let down = y + 1 < h && !blocked[v + w];
-            let up = y > 0 && !blocked[v - w];
-            let mut relax = |u: usize, d: f32| {
-                let c = gv + (d + weight * values[u].max(0.0));
-                if c < self.g[u] {
-                    self.g[u] = c;
-                    self.heap.push(Reverse(key(c + octile(u), u)));
-                }
-            };
-            for (open, u) in
-                [(right, v + 1), (left, v.wrapping_sub(1)), (down, v + w), (up, v.wrapping_sub(w))]
-            {
-                if open {
-                    relax(u, 1.0);
-                }
-            }
-            for (open, u) in [
-                (right && down, v + w + 1),
-                (left && down, (v + w).wrapping_sub(1)),
-                (right && up, v.wrapping_sub(w) + 1),
-                (left && up, v.wrapping_sub(w + 1)),
-            ] {
-                if open && !blocked[u] {
-                    relax(u, diagonal);
-                }
-            }
-        }
-        None
-    }
 }
 
 fn data(name: &str) -> PathBuf {

@@ -11,5 +11,6 @@
 pub mod baseline;
 pub mod field;
 pub mod kernels;
+pub mod plain_astar;
 pub mod reference;
 pub mod rng;
