@@ -440,6 +440,34 @@ impl PyGrid {
         crate::route::path(slf, start, goal, avoid, weight)
     }
 
+    /// A :class:`FlowField` to ``goal`` (one world point ``(x, y)`` on a walkable cell, or a
+    /// list of them: each cell then leads to the nearest): one search from the goals, after
+    /// which any number of units read their next step, cost or route at no search of their
+    /// own. Costs are :meth:`path`'s: each cell entered costs the step's length plus
+    /// ``weight`` times the positive value of ``avoid`` there. Keep the field and call
+    /// :meth:`FlowField.compute` each frame to reuse its buffers. Goals off the grid or on
+    /// a wall raise ``ValueError`` (naming the nearest walkable cell).
+    ///
+    /// >>> import influence_maps as im
+    /// >>> grid = im.Grid.from_rows([".....", ".....", "....."])
+    /// >>> danger = grid.layer()
+    /// >>> _ = danger.add((2.5, 1.5), strength=10.0, radius=1.0)    # a turret mid-row
+    /// >>> field = grid.flow_field((4.5, 1.5), avoid=danger, weight=1.0)
+    /// >>> field.path((0.5, 1.5)).exposure                        # around the turret
+    /// 0.0
+    /// >>> round(field.cost((0.5, 1.5)), 4), round(grid.path((0.5, 1.5), (4.5, 1.5), avoid=danger).cost, 4)
+    /// (4.8284, 4.8284)
+    #[pyo3(signature = (goal, avoid=None, weight=None),
+           text_signature = "(self, goal, avoid=None, weight=1.0)")]
+    fn flow_field(
+        slf: &Bound<'_, Self>,
+        goal: &Bound<'_, PyAny>,
+        avoid: Option<&Bound<'_, PyAny>>,
+        weight: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::flow::PyFlowField> {
+        crate::flow::flow_field(slf, goal, avoid, weight)
+    }
+
     /// A :class:`Diffusion` on this grid: influence that spreads step by step,
     /// ``v · exp(−decay · d)`` per world unit crossed (``decay_kind="exponential"``) or
     /// ``v − decay · d`` (``"linear"``), each cell moving towards its strongest neighbour by

@@ -175,7 +175,11 @@ fn in_place(
 }
 
 /// Values at points, as one Python value (`single`) or an array.
-fn one_or_many<'py>(py: Python<'py>, values: Vec<f32>, single: bool) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn one_or_many<'py>(
+    py: Python<'py>,
+    values: Vec<f32>,
+    single: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     if single {
         Ok(values[0].into_pyobject(py)?.into_any())
     } else {

@@ -19,6 +19,7 @@
 mod analysis;
 mod args;
 mod field;
+mod flow;
 mod grid;
 mod layer;
 mod propagate;
@@ -74,6 +75,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<grid::PyGrid>()?;
     m.add_class::<layer::PyLayer>()?;
     m.add_class::<route::PyRoute>()?;
+    m.add_class::<flow::PyFlowField>()?;
     m.add_class::<analysis::PyAnalysis>()?;
     m.add_class::<propagate::PyDiffusion>()?;
     m.add_class::<propagate::PyChase>()?;

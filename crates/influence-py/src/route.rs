@@ -1,8 +1,9 @@
 //! Routes that avoid danger: `Grid.path`, the library's A* (`route::Router`) with the
 //! octile heuristic, and `Route`, what it found.
 
+use influence::glam::Vec2;
 use influence::route::{Cost, Heuristic, Route};
-use influence::Layer;
+use influence::{Grid, Layer};
 use numpy::PyArray2;
 use pyo3::prelude::*;
 
@@ -115,8 +116,14 @@ impl PyRoute {
 /// The walkable cell of an endpoint, or `ValueError` naming it (off the grid, or on a wall
 /// with the nearest walkable cell).
 fn endpoint(grid: &PyGrid, obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<usize> {
-    let p = args::point(obj, arg)?;
-    let cell = args::cell_of(&grid.grid, p, arg)?;
+    walkable_index(grid, args::point(obj, arg)?, arg)
+}
+
+/// The index of the walkable cell under world point `p`, or `ValueError` naming `name` (off
+/// the grid, or on a wall with the nearest walkable cell): a route's endpoints, a flow
+/// field's goals.
+pub(crate) fn walkable_index(grid: &PyGrid, p: Vec2, name: impl std::fmt::Display) -> PyResult<usize> {
+    let cell = args::cell_of(&grid.grid, p, &name)?;
     if grid.grid.is_blocked(cell) {
         let hint = match grid.nearest_walkable_cell(p)? {
             Some(n) => {
@@ -126,13 +133,76 @@ fn endpoint(grid: &PyGrid, obj: &Bound<'_, PyAny>, arg: &str) -> PyResult<usize>
             None => "; no cell of the grid is walkable".to_owned(),
         };
         return Err(value_error(format!(
-            "{arg} = {} is on blocked cell ({}, {}){hint}",
+            "{name} = {} is on blocked cell ({}, {}){hint}",
             args::point_text(p),
             cell.x,
             cell.y
         )));
     }
-    grid.grid.index(cell).ok_or_else(|| value_error(format!("{arg} is off the grid")))
+    grid.grid.index(cell).ok_or_else(|| value_error(format!("{name} is off the grid")))
+}
+
+/// The layer a route avoids (`avoid`): a `Layer` of the grid's shape, borrowed, or an array
+/// `[y, x]`, copied.
+pub(crate) enum Avoid<'py> {
+    /// A `Layer` object, borrowed for the call.
+    Borrowed(PyRef<'py, PyLayer>),
+    /// An array's values.
+    Owned(Layer),
+}
+
+impl Avoid<'_> {
+    /// The library layer.
+    pub(crate) fn layer(&self) -> &Layer {
+        match self {
+            Self::Borrowed(layer) => layer.layer(),
+            Self::Owned(layer) => layer,
+        }
+    }
+}
+
+/// `avoid`, if given, checked against the grid's `shape` `(height, width)`.
+pub(crate) fn avoid<'py>(
+    avoid: Option<&Bound<'py, PyAny>>,
+    shape: (usize, usize),
+) -> PyResult<Option<Avoid<'py>>> {
+    let Some(obj) = given(avoid) else { return Ok(None) };
+    if let Ok(layer) = obj.cast::<PyLayer>() {
+        let borrowed = layer.try_borrow()?;
+        borrowed.check_shape(shape, "avoid")?;
+        Ok(Some(Avoid::Borrowed(borrowed)))
+    } else {
+        Ok(Some(Avoid::Owned(Layer::from_vec(args::values(obj, "avoid", shape)?))))
+    }
+}
+
+/// `weight`, if given (a finite number ≥ 0), else 1.
+pub(crate) fn weight(weight: Option<&Bound<'_, PyAny>>) -> PyResult<f32> {
+    Ok(given(weight).map(|w| args::non_negative(w, "weight")).transpose()?.unwrap_or(1.0))
+}
+
+/// The cost of entering cells: length, plus `weight` per unit of `avoid`'s positive values.
+pub(crate) fn cost(avoid: Option<&Layer>, weight: f32) -> PyResult<Cost<'_>> {
+    match avoid {
+        Some(layer) => Cost::avoiding(layer, weight).map_err(|e| args::library_error("weight", &e)),
+        None => Ok(Cost::distance()),
+    }
+}
+
+impl PyRoute {
+    /// A route the library found on `grid`, with its cells' centres and coordinates.
+    pub(crate) fn new(grid: &Grid, route: Route) -> Self {
+        let (points, cells) = route
+            .cells
+            .iter()
+            .map(|&i| {
+                let c = grid.cell(i);
+                let p = grid.center(c);
+                ([f64::from(p.x), f64::from(p.y)], [c.x as i64, c.y as i64])
+            })
+            .unzip();
+        Self { points, cells, route }
+    }
 }
 
 /// `Grid.path`: see its docstring in `grid.rs`.
@@ -147,44 +217,14 @@ pub(crate) fn path(
     let pyg = slf.get();
     let grid = &pyg.grid;
     let (from, to) = (endpoint(pyg, start, "start")?, endpoint(pyg, goal, "goal")?);
-    let weight = given(weight).map(|w| args::non_negative(w, "weight")).transpose()?.unwrap_or(1.0);
-    let shape = (grid.height(), grid.width());
-    // The layer to avoid: a Layer of this shape (borrowed), or an array (copied).
-    let borrowed;
-    let owned;
-    let avoid: Option<&Layer> = match given(avoid) {
-        None => None,
-        Some(obj) => {
-            if let Ok(layer) = obj.cast::<PyLayer>() {
-                borrowed = layer.try_borrow()?;
-                borrowed.check_shape(shape, "avoid")?;
-                Some(borrowed.layer())
-            } else {
-                owned = Layer::from_vec(args::values(obj, "avoid", shape)?);
-                Some(&owned)
-            }
-        }
-    };
-    let cost = match avoid {
-        Some(layer) => Cost::avoiding(layer, weight).map_err(|e| args::library_error("weight", &e))?,
-        None => Cost::distance(),
-    };
+    let weight = self::weight(weight)?;
+    let avoid = self::avoid(avoid, (grid.height(), grid.width()))?;
+    let cost = cost(avoid.as_ref().map(Avoid::layer), weight)?;
     let found = py.detach(|| {
         guarded(|| {
             let mut router = crate::scratch(&pyg.router);
             router.find(grid, from, to, &cost, Heuristic::Octile).map_err(|e| args::library_error("path", &e))
         })
     })?;
-    Ok(found.map(|route| {
-        let (points, cells) = route
-            .cells
-            .iter()
-            .map(|&i| {
-                let c = grid.cell(i);
-                let p = grid.center(c);
-                ([f64::from(p.x), f64::from(p.y)], [c.x as i64, c.y as i64])
-            })
-            .unzip();
-        PyRoute { points, cells, route }
-    }))
+    Ok(found.map(|route| PyRoute::new(grid, route)))
 }

@@ -32,7 +32,7 @@ DOCS = list(documented())
 
 
 def test_the_public_names_are_the_issue_s():
-    for name in ["Grid", "Layer", "Route", "Analysis", "Diffusion", "Chase", "Field", "analysis", "run_scenario"]:
+    for name in ["Grid", "Layer", "Route", "FlowField", "Analysis", "Diffusion", "Chase", "Field", "analysis", "run_scenario"]:
         assert name in im.__all__
     assert callable(im.Grid.load_movingai)
     assert set(im.FALLOFFS) >= {"linear", "exponential", "halving", "polynomial", "gaussian", "constant", "point", "band"}
@@ -56,6 +56,8 @@ def test_signatures_show_the_defaults():
     add = str(inspect.signature(im.Layer.add))
     assert "strength=1.0" in add and "falloff='linear'" in add and "distance='euclidean'" in add
     assert "avoid=None, weight=1.0" in str(inspect.signature(im.Grid.path))
+    assert str(inspect.signature(im.Grid.flow_field)) == "(self, goal, avoid=None, weight=1.0)"
+    assert str(inspect.signature(im.FlowField.compute)) == "(self, goal, avoid=None, weight=1.0)"
 
 
 def test_the_guide_s_examples_run(root):
@@ -91,6 +93,44 @@ def test_the_guide_s_on_step_walkthrough(root):
     spread = grid.diffusion(decay=0.2, momentum=0.6)
     spread.set_sources(list(map(tuple, enemies)), strength=1.0, on_blocked="skip")
     assert spread.step(3).layer().max() == 1.0
+
+
+def test_the_guide_s_flow_field_walkthrough(root):
+    """docs/python.md's SwarmBot, with python-sc2's objects replaced by plain data: one field,
+    recomputed every frame around moving danger, moves a group of units to the target."""
+    assert "class SwarmBot(BotAI):" in (root / "docs" / "python.md").read_text()
+    walkable = np.ones((40, 60), dtype=np.uint8)  # game_info.pathing_grid.data_numpy
+    walkable[5:35, 28:31] = 0  # a ridge with a gap at each end
+    walkable[0:3, 10] = 0  # a blocked cell a unit may stand on
+    grid = im.Grid(walkable)
+    rng = np.random.default_rng(11)
+    lings = np.column_stack([rng.uniform(1, 20, 25), rng.uniform(1, 39, 25)])
+    lings[0] = (10.5, 1.5)  # on the blocked cell
+    target = grid.nearest_walkable((55.0, 20.0))
+    flow = None
+    for frame in range(120):
+        enemies = [(45.0 + 5 * np.sin(frame / 5), 20.0)]
+        danger = grid.layer()
+        danger.add(enemies, strength=[10.0], radius=[8.0], falloff="linear", on_blocked="snap")
+        if flow is None:
+            flow = grid.flow_field(target, avoid=danger, weight=1.0)
+        else:
+            assert flow.compute(target, avoid=danger, weight=1.0) is flow
+        here = grid.nearest_walkable([tuple(p) for p in lings])
+        ahead = here
+        for _ in range(3):
+            ahead = flow.next_step(ahead)
+        going = flow.is_reachable(here)
+        assert going.all()
+        before = flow.cost(here)
+        # The waypoint three cells ahead is cheaper to the target, or the target itself.
+        assert ((flow.cost(ahead) < before) | (before == 0)).all()
+        # unit.move(Point2(waypoint)): each unit walks a cell's length towards it per frame.
+        for i, (waypoint, ok) in enumerate(zip(ahead, going)):
+            if ok:
+                d = waypoint - lings[i]
+                lings[i] += d / max(1.0, float(np.hypot(*d)))
+    assert (np.hypot(*(lings - target).T) < 1.5).all()
 
 
 def _stub_names():

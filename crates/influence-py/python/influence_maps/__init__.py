@@ -1,10 +1,10 @@
 """Influence maps for game AI, numpy in and out.
 
 A thin Python face over the Rust library ``influence``: grids, layers and stamping,
-routes that avoid danger, the compound maps (influence, tension, vulnerability), queries
-(safest spots, front line, values and gradients), propagation (diffusion, steady state,
-the chase flood fill), the grid-free field, and scenario files run by the same engine as
-the ``influence`` command.
+routes and flow fields that avoid danger, the compound maps (influence, tension,
+vulnerability), queries (safest spots, front line, values and gradients), propagation
+(diffusion, steady state, the chase flood fill), the grid-free field, and scenario files
+run by the same engine as the ``influence`` command.
 
 Coordinates follow python-sc2: arrays are indexed ``[y, x]`` with shape
 ``(height, width)``; points are ``(x, y)`` in world units; cell ``(x, y)`` covers

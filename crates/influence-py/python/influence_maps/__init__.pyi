@@ -20,6 +20,7 @@ __all__ = [
     "Chase",
     "Diffusion",
     "Field",
+    "FlowField",
     "Grid",
     "Layer",
     "Route",
@@ -108,6 +109,9 @@ class Grid:
     def path(
         self, start: _Point, goal: _Point, avoid: Optional[Union[Layer, npt.ArrayLike]] = None, weight: float = 1.0
     ) -> Optional[Route]: ...
+    def flow_field(
+        self, goal: _Points, avoid: Optional[Union[Layer, npt.ArrayLike]] = None, weight: float = 1.0
+    ) -> FlowField: ...
     def diffusion(
         self,
         decay: float,
@@ -215,6 +219,36 @@ class Route:
     @property
     def expanded(self) -> int: ...
     def __len__(self) -> int: ...
+
+@final
+class FlowField:
+    """Cost to the nearest goal and next step from every cell (Grid.flow_field): -1.0 cost,
+    reachable False and direction (0, 0) where no goal can be reached (walls included)."""
+
+    def compute(
+        self, goal: _Points, avoid: Optional[Union[Layer, npt.ArrayLike]] = None, weight: float = 1.0
+    ) -> FlowField: ...
+    @property
+    def costs(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def reachable(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def directions(self) -> npt.NDArray[np.int8]: ...
+    @overload
+    def cost(self, points: Tuple[_Number, _Number]) -> float: ...
+    @overload
+    def cost(self, points: _Points) -> Union[float, npt.NDArray[np.float32]]: ...
+    @overload
+    def is_reachable(self, points: Tuple[_Number, _Number]) -> bool: ...
+    @overload
+    def is_reachable(self, points: _Points) -> Union[bool, npt.NDArray[np.bool_]]: ...
+    @overload
+    def next_step(self, points: Tuple[_Number, _Number]) -> Optional[Tuple[float, float]]: ...
+    @overload
+    def next_step(self, points: _Points) -> Union[Optional[Tuple[float, float]], npt.NDArray[np.float64]]: ...
+    def path(self, start: _Point) -> Optional[Route]: ...
+    @property
+    def grid(self) -> Grid: ...
 
 @final
 class Analysis:
