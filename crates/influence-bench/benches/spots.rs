@@ -18,6 +18,10 @@
 //! index must meet are printed: index / today (goal ≤ 5 %) and plain / index (goal ≥ 10×).
 //!
 //! `cargo bench -p influence-bench --bench spots`
+//!
+//! One run on the 2-core development machine (shared, so ±15 %): on the diffused layer,
+//! today 2025 µs, plain 1424 µs, index 34.9 µs (1.72 % of today, 40.8× faster than plain);
+//! on the stamped one 1689, 1115 and 26.0 µs (1.54 %, 42.9×). The build alone: 18.6 µs.
 #![allow(missing_docs)] // criterion_group! generates undocumented items
 
 use std::hint::black_box;
