@@ -12,5 +12,6 @@ pub mod baseline;
 pub mod field;
 pub mod kernels;
 pub mod plain_astar;
+pub mod plain_top_n;
 pub mod reference;
 pub mod rng;

@@ -15,6 +15,7 @@ mod contour;
 mod extremes;
 mod front;
 mod sample;
+mod spots;
 mod top_n;
 
 pub use centroid::weighted_centroid;
@@ -22,6 +23,7 @@ pub use contour::frontline_length;
 pub use extremes::{extreme, extreme_reachable, extreme_within_radius};
 pub use front::frontline_into;
 pub use sample::{gradient, value_bilinear};
+pub use spots::SpotIndex;
 pub use top_n::top_n;
 
 use crate::{layer::Layer, space::Space};
