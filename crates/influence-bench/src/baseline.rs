@@ -392,6 +392,28 @@ impl Bins {
     }
 }
 
+/// The five compound maps of two teams (influence, tension, tension product,
+/// vulnerability, directed vulnerability, as `Analysis` computes them) in one loop over
+/// flat slices into buffers kept between frames.
+pub fn plain_analysis(mine: &[f32], theirs: &[f32], out: &mut [Vec<f32>; 5]) {
+    let n = mine.len().min(theirs.len());
+    for buffer in out.iter_mut() {
+        buffer.resize(n, 0.0);
+    }
+    let [influence, tension, product, vulnerability, directed] = out;
+    let (mine, theirs) = (&mine[..n], &theirs[..n]);
+    let (influence, tension, product) = (&mut influence[..n], &mut tension[..n], &mut product[..n]);
+    let (vulnerability, directed) = (&mut vulnerability[..n], &mut directed[..n]);
+    for i in 0..n {
+        let (a, b) = (mine[i], theirs[i]);
+        influence[i] = a - b;
+        tension[i] = a + b;
+        product[i] = a * b;
+        vulnerability[i] = a + b - (a - b).abs();
+        directed[i] = a + b + (a - b);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -126,6 +126,17 @@ enum Command {
         /// --json, one JSON object {"field_index": {...}, "field_vs_grid": {...}}.
         #[arg(long, conflicts_with_all = ["sizes", "kernels"])]
         field: bool,
+        /// Instead of the kernels, one game frame part by part (stamping, analysis, 50
+        /// diffusion steps, 10 spot queries, 10 units to one goal through a flow field, 10
+        /// units to 10 goals), each part beside its plain baseline, with the frame's goals as
+        /// ratios. With --json, an array of {"map","walkable","units","parts","frame_ms",
+        /// "baseline_frame_ms","ratio","goals"}.
+        #[arg(long, conflicts_with_all = ["sizes", "kernels", "field"])]
+        frame: bool,
+        /// With --frame, the maps (comma-separated) [default: all of walled256, london512,
+        /// brc202d, den012d, maze512; with --quick walled256].
+        #[arg(long, value_delimiter = ',', requires = "frame")]
+        maps: Option<Vec<String>>,
         /// Print a JSON array of records instead of a table.
         #[arg(long)]
         json: bool,
@@ -190,7 +201,14 @@ fn execute(command: Command) -> Result<(), CliError> {
         }
         Command::Render { scenario, out, plain } => (scenario::load(&scenario)?, out, look(plain)),
         Command::Demo { out, plain } => (influence_scenario::demo::scenario()?, out, look(plain)),
-        Command::Bench { sizes, kernels, seconds, quick, field, json } => {
+        Command::Bench { sizes, kernels, seconds, quick, field, frame, maps, json } => {
+            if frame {
+                let maps = maps.unwrap_or_else(|| {
+                    let all = influence_bench::frame::MAPS;
+                    all[..if quick { 1 } else { all.len() }].iter().map(ToString::to_string).collect()
+                });
+                return frame_benchmark(&maps, seconds.unwrap_or(if quick { 0.05 } else { 0.3 }), json);
+            }
             if field {
                 return field_benchmark(quick, seconds.unwrap_or(if quick { 0.05 } else { 0.3 }), json);
             }
@@ -230,6 +248,26 @@ fn field_benchmark(quick: bool, seconds: f64, json: bool) -> Result<(), CliError
         say(&format!("{}\n", serde_json::to_string_pretty(&report).expect("the report serialises")));
     } else {
         say(&influence_bench::field::table(&report));
+    }
+    Ok(())
+}
+
+fn frame_benchmark(maps: &[String], seconds: f64, json: bool) -> Result<(), CliError> {
+    let known = influence_bench::frame::MAPS;
+    if let Some(bad) = maps.iter().find(|m| !known.contains(&m.as_str())) {
+        return Err(CliError::Usage(format!("unknown map {bad:?}; known: {}", known.join(", "))));
+    }
+    if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
+        return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
+    }
+    let budget = std::time::Duration::from_secs_f64(seconds);
+    let reports = influence_bench::frame::run(maps, budget, |r| {
+        if !json {
+            say(&influence_bench::frame::table(r));
+        }
+    });
+    if json {
+        say(&format!("{}\n", serde_json::to_string_pretty(&reports).expect("reports serialise")));
     }
     Ok(())
 }
