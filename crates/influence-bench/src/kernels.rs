@@ -16,7 +16,7 @@
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | `baseline::iterate_to_still`: the library's step, iterated so | map cell, per solve |
 //! | `steady_far` | the same with decay 0.05 per cell (about 180 steps to converge) | the same | the same | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | — | cell the fill heats |
-//! | `frame` | one frame of a game: 1,000 units per 256² (linear, radius 8, anywhere) stamped for 2 teams, `Analysis::update`, 50 diffusion steps (fused) of one team's map, 10 `query::top_n` (5 spots, spacing 1–10) | the same with `reference::stamp`, `reference::analysis`, 50 reference steps and `reference::top_n` | — | map cell, per frame |
+//! | `frame` | one frame of a game: 1,000 units per 256² (linear, radius 8, anywhere) stamped for 2 teams, `Analysis::update`, 50 diffusion steps (fused) of one team's map, a `SpotIndex` built and 10 top-N queries from it (5 spots, spacing 1–10) | the same with `reference::stamp`, `reference::analysis`, 50 reference steps and `reference::top_n` | — | map cell, per frame |
 //!
 //! Each kernel is timed in turns with its baseline and the copy, so that they see the same load on a
 //! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
@@ -34,7 +34,7 @@ use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
 use influence::propagate::{Chase, Diffusion, FloodFill, Propagator, Seed, SteadyState, Steps};
-use influence::query::{self, Extreme};
+use influence::query::{Extreme, SpotIndex};
 use influence::{Analysis, Connectivity, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
@@ -395,6 +395,7 @@ fn frame(size: usize) -> Runs {
     let mut maps = Analysis::new(n);
     let mut p = Propagator::new(&grid, d);
     let mut naive = [Layer::for_space(&grid), Layer::for_space(&grid)];
+    let (mut spots, mut best) = (SpotIndex::new(), Vec::new());
     (
         Box::new(move || {
             for (layer, units) in layers.iter_mut().zip([&red, &blue]) {
@@ -404,8 +405,10 @@ fn frame(size: usize) -> Runs {
             maps.update(&layers[0], &[&layers[1]]);
             p.values_mut().values_mut().copy_from_slice(layers[0].values());
             drop(p.step(&grid, Steps { count: STEPS, ..Steps::default() }));
+            spots.build(&grid, p.values());
             for q in 0..QUERIES {
-                black_box(query::top_n(&grid, p.values(), 5, (q + 1) as f32, Extreme::Highest));
+                spots.top_n_into(&grid, p.values(), 5, (q + 1) as f32, Extreme::Highest, &mut best);
+                black_box(&best);
             }
             black_box(&maps);
         }),
@@ -479,7 +482,7 @@ mod tests {
         let grid = walled(40, Connectivity::Eight);
         let layer = Layer::from_vec((0..40 * 40).map(|i| ((i * 7919) % 97) as f32 / 7.0).collect());
         for spacing in [0.0, 1.0, 3.5, 10.0] {
-            let want = query::top_n(&grid, &layer, 6, spacing, Extreme::Highest);
+            let want = influence::query::top_n(&grid, &layer, 6, spacing, Extreme::Highest);
             assert_eq!(reference::top_n(&grid, &layer, 6, spacing), want, "spacing {spacing}");
         }
     }

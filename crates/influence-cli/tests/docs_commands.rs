@@ -112,8 +112,11 @@ fn as_run(args: &[String]) -> Vec<String> {
     if out.first().is_some_and(|c| c == "bench") {
         // A debug build times nothing well: the smallest work that runs every kernel.
         let field = out.iter().any(|a| a == "--field");
+        let frame = out.iter().any(|a| a == "--frame");
         let light: &[(&str, &str)] = if field {
             &[("--seconds", "0.001"), ("--quick", "")]
+        } else if frame {
+            &[("--seconds", "0.001"), ("--maps", "den012d")]
         } else {
             &[("--seconds", "0.001"), ("--sizes", "16")]
         };
