@@ -6,7 +6,9 @@
 //! sweep distances carrying the nearest seed along. The routes of
 //! [`route`](crate::route) are an A* search over the same queue ([`Router`]).
 //!
-//! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap.
+//! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap. On a
+//! grid, A* and the flow field expand cells on `paths/padded.rs`'s padded array of entry
+//! penalties: one load per neighbour, no bounds or wall checks.
 //!
 //! Per cell the engine keeps its best value, a generation mark (queued or settled this
 //! sweep) and an optional payload side by side, so one cache line serves a neighbour's
@@ -17,7 +19,6 @@ mod areas;
 mod padded;
 mod queue;
 
-use crate::layer::Layer;
 use crate::space::{Grid, Space};
 pub(crate) use padded::{padded_neighbours, Padded};
 pub(crate) use queue::Queue;
@@ -334,7 +335,7 @@ impl Router {
     }
 
     /// [`astar`](Self::astar) on a grid, entering cell `j` at `d + weight · max(0, layer[j])`
-    /// (`penalties` the layer and weight, `None` for length alone) with `h(x, y)` the estimate
+    /// (`penalties` the layer's values and weight, `None` for length alone) with `h(x, y)` the estimate
     /// at cell `(x, y)`. The same search as the generic one over the grid (the same
     /// neighbours in the same order, the same steps, keys and queue, so the same pops, parents
     /// and bits), on the grid's [`Padded`] penalties, filled once per search: a neighbour
@@ -346,7 +347,7 @@ impl Router {
         grid: &Grid,
         start: usize,
         goal: usize,
-        penalties: Option<(&Layer, f32)>,
+        penalties: Option<(&[f32], f32)>,
         mut h: impl FnMut(u32, u32) -> f32,
     ) -> (bool, usize) {
         let mut h = |x: u32, y: u32| h(x, y).max(0.0) + 0.0;

@@ -20,7 +20,6 @@
 //! [`Space::for_each_neighbour`](crate::Space::for_each_neighbour) on a grid
 //! (`grid_neighbours!`), in the same order with the same lengths (a unit test checks it).
 
-use crate::layer::Layer;
 use crate::space::{Connectivity, Grid, Space};
 
 /// A grid's entry penalties with a border of walls (see the module docs).
@@ -40,14 +39,14 @@ pub(crate) struct Padded {
 
 impl Padded {
     /// Fills the penalties of `grid` entering cell `j` at `weight · max(0, layer[j])`
-    /// (no layer, or weight 0: 0), reusing the buffer.
+    /// (`layer` a layer's values; none, or weight 0: 0), reusing the buffer.
     ///
     /// # Panics
     /// If `layer` does not have one value per cell.
-    pub(crate) fn fill(&mut self, grid: &Grid, layer: Option<&Layer>, weight: f32) {
+    pub(crate) fn fill(&mut self, grid: &Grid, layer: Option<&[f32]>, weight: f32) {
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
-        let layer = layer.filter(|_| weight > 0.0).map(Layer::values);
+        let layer = layer.filter(|_| weight > 0.0);
         if let Some(values) = layer {
             assert_eq!(values.len(), grid.len(), "cost layer was not made for this grid");
         }
@@ -170,6 +169,7 @@ pub(crate) use padded_neighbours;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layer::Layer;
 
     /// The padded expansion gives every cell the neighbours `Space::for_each_neighbour`
     /// gives it, in the same order, with the same lengths and the offsets of their cells,
@@ -186,7 +186,7 @@ mod tests {
             }
             let cost = crate::route::Cost::avoiding(&layer, 0.75).unwrap();
             let mut padded = Padded::default();
-            padded.fill(&grid, Some(&layer), 0.75);
+            padded.fill(&grid, Some(layer.values()), 0.75);
             let w = grid.width() as i32;
             for i in (0..grid.len()).filter(|&i| grid.is_walkable(i)) {
                 let mut want = Vec::new();

@@ -116,7 +116,7 @@ impl FlowField {
         self.cells_state.clear();
         self.cells_state.resize(padded, UNREACHED);
         let per_step = 1.0 / grid.cell_size();
-        let most = layer.map_or(0.0, |l| largest(l.values()));
+        let most = layer.map_or(0.0, largest);
         let longest = grid.cell_size() * std::f32::consts::SQRT_2 + weight * most;
         // A ring of buckets as long as the longest step, or a radix heap where that would be
         // too many (a few huge penalties).

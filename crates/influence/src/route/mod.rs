@@ -74,9 +74,9 @@ impl<'a> Cost<'a> {
         }
     }
 
-    /// The layer and weight that add penalties, if any (a layer at weight 0 adds none).
-    pub(crate) fn penalties(&self) -> Option<(&'a Layer, f32)> {
-        self.layer.filter(|_| self.weight > 0.0).map(|l| (l, self.weight))
+    /// The layer's values and the weight that add penalties, if any (a layer at weight 0 adds none).
+    pub(crate) fn penalties(&self) -> Option<(&'a [f32], f32)> {
+        self.layer.filter(|_| self.weight > 0.0).map(|l| (l.values(), self.weight))
     }
 
     /// The layer's value at `j` as exposure counts it (0 without a layer, NaN as 0).
