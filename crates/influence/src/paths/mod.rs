@@ -352,7 +352,10 @@ impl Router {
     ) -> (bool, usize) {
         let mut h = |x: u32, y: u32| h(x, y).max(0.0) + 0.0;
         let (layer, weight) = penalties.map_or((None, 0.0), |(l, w)| (Some(l), w));
-        self.padded.fill(grid, layer, weight);
+        // Rows are filled as the search reaches them: a short route on a big map pays for
+        // the rows it touches, not for the map.
+        let layer = self.padded.begin(grid, layer, weight);
+        let blocked = grid.blocked();
         self.on_grid = true;
         let w = grid.width();
         let (start, goal, h0) =
@@ -373,6 +376,7 @@ impl Router {
             // The cell's padded coordinates: a neighbour's grid coordinates are these plus
             // its offset, less one (the border).
             let (x, y) = (p as u32 % stride, p as u32 / stride);
+            padded.ensure_rows(y as usize, blocked, layer, weight);
             padded_neighbours!(padded, p, |q, d, pen, dx, dy| {
                 let next = g + (d + pen);
                 let n = &mut nodes[q];

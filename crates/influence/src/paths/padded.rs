@@ -3,7 +3,7 @@
 //! A route or a flow field over a [`Grid`] reads, for every neighbour of every cell it
 //! expands, whether the neighbour is inside the map, whether it is a wall, and what entering
 //! it costs. [`Padded`] answers all three from one `f32` per cell, filled once per search
-//! (its buffer reused from call to call): the grid with a border of walls one cell wide, each
+//! (its buffer reused from call to call; a route fills only the rows it reaches): the grid with a border of walls one cell wide, each
 //! open cell holding `weight · max(0, layer[j])` (0 without a layer or at weight 0), each
 //! wall (and the border) NaN. A neighbour is open when its entry is not NaN, so expansion
 //! needs no coordinates, bounds checks or wall flags; an infinite penalty stays a walkable
@@ -30,6 +30,11 @@ pub(crate) struct Padded {
     /// Entries per padded row: `width + 2`.
     pub(crate) stride: usize,
     width: usize,
+    height: usize,
+    /// Per padded row, the search ([`generation`](Self::generation)) that last filled it.
+    filled: Vec<u32>,
+    /// The current search, counted from 1.
+    generation: u32,
     /// The straight and diagonal step lengths.
     pub(crate) straight: f32,
     pub(crate) diagonal: f32,
@@ -39,42 +44,97 @@ pub(crate) struct Padded {
 
 impl Padded {
     /// Fills the penalties of `grid` entering cell `j` at `weight · max(0, layer[j])`
-    /// (`layer` a layer's values; none, or weight 0: 0), reusing the buffer.
+    /// (`layer` a layer's values; none, or weight 0: 0), reusing the buffer: every row, for
+    /// a search that reaches the whole map (the flow field).
     ///
     /// # Panics
     /// If `layer` does not have one value per cell.
     pub(crate) fn fill(&mut self, grid: &Grid, layer: Option<&[f32]>, weight: f32) {
+        let layer = self.begin(grid, layer, weight);
+        for y in 1..=grid.height() {
+            self.fill_row(y, grid.blocked(), layer, weight);
+        }
+    }
+
+    /// Readies the buffer for `grid` without filling its rows: a search that may touch a
+    /// few rows of a big map (a short route) fills them as it reaches them
+    /// ([`ensure_rows`](Self::ensure_rows)), so it never pays for the whole map. Returns the
+    /// layer to fill rows from (none at weight 0).
+    ///
+    /// # Panics
+    /// If `layer` does not have one value per cell.
+    pub(crate) fn begin<'l>(
+        &mut self,
+        grid: &Grid,
+        layer: Option<&'l [f32]>,
+        weight: f32,
+    ) -> Option<&'l [f32]> {
         let (w, h) = (grid.width(), grid.height());
         let stride = w + 2;
         let layer = layer.filter(|_| weight > 0.0);
         if let Some(values) = layer {
             assert_eq!(values.len(), grid.len(), "cost layer was not made for this grid");
         }
-        self.penalty.clear();
-        self.penalty.resize(stride * (h + 2), f32::NAN);
-        let blocked = grid.blocked();
-        for y in 0..h {
-            let row = &mut self.penalty[(y + 1) * stride + 1..][..w];
-            let walls = &blocked[y * w..][..w];
-            // Branch-free per cell, so each row vectorises.
-            match layer {
-                Some(values) => {
-                    for ((p, &wall), &v) in row.iter_mut().zip(walls).zip(&values[y * w..][..w]) {
-                        *p = if wall { f32::NAN } else { weight * v.max(0.0) };
-                    }
-                }
-                None => {
-                    for (p, &wall) in row.iter_mut().zip(walls) {
-                        *p = if wall { f32::NAN } else { 0.0 };
-                    }
-                }
-            }
+        if (self.stride, self.height) != (stride, h) || self.penalty.len() != stride * (h + 2) {
+            // New dimensions: the border (and everything else) NaN; rows are filled below
+            // or on demand, and the border is never written again.
+            self.penalty.clear();
+            self.penalty.resize(stride * (h + 2), f32::NAN);
+            self.filled.clear();
+            self.filled.resize(h + 2, 0);
+            self.generation = 0;
         }
+        if self.generation == u32::MAX {
+            self.filled.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        // The border rows count as filled: they are walls for good.
+        self.filled[0] = self.generation;
+        self.filled[h + 1] = self.generation;
         self.stride = stride;
         self.width = w;
+        self.height = h;
         self.straight = grid.cell_size();
         self.diagonal = grid.cell_size() * std::f32::consts::SQRT_2;
         self.eight = grid.connectivity() == Connectivity::Eight;
+        layer
+    }
+
+    /// Fills padded rows `y − 1`, `y`, `y + 1` where this search has not yet: the rows a
+    /// cell of padded row `y` reads its neighbours from. `blocked`, `layer` and `weight` as
+    /// given to [`begin`](Self::begin) (its return value for `layer`).
+    #[inline]
+    pub(crate) fn ensure_rows(&mut self, y: usize, blocked: &[bool], layer: Option<&[f32]>, weight: f32) {
+        let g = self.generation;
+        if self.filled[y - 1] != g || self.filled[y] != g || self.filled[y + 1] != g {
+            for r in y - 1..=y + 1 {
+                if self.filled[r] != g {
+                    self.fill_row(r, blocked, layer, weight);
+                }
+            }
+        }
+    }
+
+    /// Fills padded row `y` (`1..=height`) and marks it filled this search.
+    fn fill_row(&mut self, y: usize, blocked: &[bool], layer: Option<&[f32]>, weight: f32) {
+        let w = self.width;
+        let row = &mut self.penalty[y * self.stride + 1..][..w];
+        let walls = &blocked[(y - 1) * w..][..w];
+        // Branch-free per cell, so each row vectorises.
+        match layer {
+            Some(values) => {
+                for ((p, &wall), &v) in row.iter_mut().zip(walls).zip(&values[(y - 1) * w..][..w]) {
+                    *p = if wall { f32::NAN } else { weight * v.max(0.0) };
+                }
+            }
+            None => {
+                for (p, &wall) in row.iter_mut().zip(walls) {
+                    *p = if wall { f32::NAN } else { 0.0 };
+                }
+            }
+        }
+        self.filled[y] = self.generation;
     }
 
     /// Entries in all, border included.

@@ -300,6 +300,43 @@ mod tests {
     use super::*;
     use crate::{Cell, Connectivity, Grid};
 
+    /// A router fills the rows of its padded grid as a search reaches them: a later search
+    /// with another layer, another grid or none must see its own penalties, not rows left
+    /// from before.
+    #[test]
+    fn a_reused_router_sees_each_searchs_own_penalties() {
+        let grid = Grid::new(40, 40).unwrap();
+        let at = |x, y| grid.index(Cell::new(x, y)).unwrap();
+        let calm = Layer::for_space(&grid);
+        let mut danger = calm.clone();
+        for y in 0..40 {
+            danger[at(20, y)] = 100.0; // a line no route can go around
+        }
+        let (from, to) = (at(0, 20), at(39, 20));
+        let mut reused = Router::new();
+        let fresh = |cost: &Cost<'_>| Router::new().find(&grid, from, to, cost, Heuristic::Octile).unwrap();
+        for cost in
+            [Cost::avoiding(&calm, 1.0).unwrap(), Cost::avoiding(&danger, 1.0).unwrap(), Cost::distance()]
+        {
+            let route = reused.find(&grid, from, to, &cost, Heuristic::Octile).unwrap();
+            assert_eq!(route, fresh(&cost));
+        }
+        assert_eq!(
+            reused
+                .find(&grid, from, to, &Cost::avoiding(&danger, 1.0).unwrap(), Heuristic::Octile)
+                .unwrap()
+                .unwrap()
+                .cost,
+            139.0
+        );
+        // A short route on a bigger grid, then the first grid again.
+        let big = Grid::new(300, 300).unwrap();
+        let short = reused.find(&big, 5, 7, &Cost::distance(), Heuristic::Octile).unwrap().unwrap();
+        assert_eq!(short.cost, 2.0);
+        let cost = Cost::avoiding(&danger, 1.0).unwrap();
+        assert_eq!(reused.find(&grid, from, to, &cost, Heuristic::Octile).unwrap(), fresh(&cost));
+    }
+
     #[test]
     fn start_equals_goal_and_typed_errors() {
         let grid = Grid::from_rows(&["..@", "..."]).unwrap();
