@@ -16,17 +16,24 @@
 //!
 //! `cargo bench -p influence-bench --bench routes`
 //!
-//! On the 2-core development machine (shared with other builds, so ±15 %), one run gave:
+//! On the 2-core development machine (AMD EPYC, Zen 5, shared with other builds under KVM,
+//! so ±15 %; Rust 1.95, release), with the command above:
 //!
 //! | map | today | router | binary heap | flow field |
 //! |---|---|---|---|---|
-//! | walled256 (A* expands 38k of 59k cells) | 3.42 ms | 2.74 ms | 2.47 ms | 1.88 ms |
-//! | london512 (A* expands 111k cells) | 11.0 ms | 8.78 ms | 7.05 ms | 5.77 ms |
+//! | walled256 (A* expands 38k of 59k cells), before | 3.42 ms | 2.74 ms | 2.47 ms | 1.88 ms |
+//! | walled256, padded search core | 3.48 ms | 2.50 ms | 2.17 ms | 1.75 ms |
+//! | london512 (A* expands 111k of 197k cells), before | 11.0 ms | 8.78 ms | 7.05 ms | 5.77 ms |
+//! | london512, padded search core | 9.26 ms | 7.19 ms | 6.23 ms | 5.59 ms |
 //!
-//! So the grid search is about 1.25× today's and a whole field about 0.55× of one route
-//! today: short of the goals (2× and 0.3×), and the plain binary heap still beats
-//! the router, whose queue keeps the exact tie order (estimate, larger cost so far, lower
-//! cell) that the golden routes depend on.
+//! "Before" is the last run before the searches expanded grids on the padded penalty array
+//! (`paths/padded.rs`); a run of the old code on the same day gave 3.38 / 2.77 / 2.26 / 1.74
+//! and 11.9 / 7.73 / 6.85 / 5.51. So the grid search is about 1.3–1.4× today's and a whole
+//! field 0.50–0.60× of one route today: still short of the goals (2× and 0.3×),
+//! and the plain binary heap still beats the router. Profiles put most of what is left in
+//! the expansion's data-dependent branches (is the offer better?) and, for A*, a quarter in
+//! the queue keeping the exact tie order (estimate, larger cost so far, lower cell) that the
+//! golden routes depend on; see docs/PERFORMANCE.md.
 #![allow(missing_docs)]
 
 use std::path::PathBuf;

@@ -6,7 +6,9 @@
 //! sweep distances carrying the nearest seed along. The routes of
 //! [`route`](crate::route) are an A* search over the same queue ([`Router`]).
 //!
-//! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap.
+//! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap. On a
+//! grid, A* and the flow field expand cells on `paths/padded.rs`'s padded array of entry
+//! penalties: one load per neighbour, no bounds or wall checks.
 //!
 //! Per cell the engine keeps its best value, a generation mark (queued or settled this
 //! sweep) and an optional payload side by side, so one cache line serves a neighbour's
@@ -14,9 +16,11 @@
 //! cells of a big space clears nothing.
 
 mod areas;
+mod padded;
 mod queue;
 
-use crate::space::{grid_neighbours, Grid, Space};
+use crate::space::{Grid, Space};
+pub(crate) use padded::{padded_neighbours, Padded};
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
 
@@ -221,6 +225,10 @@ pub struct Router {
     nodes: Vec<Node>,
     generation: u32,
     queue: Queue<u128>,
+    /// The grid of the last grid search, padded (see `paths/padded.rs`).
+    padded: Padded,
+    /// Whether the last search was a grid search, whose nodes are indexed by padded cell.
+    on_grid: bool,
 }
 
 /// What a search knows of one cell, kept together so a step touches one cache line.
@@ -228,6 +236,9 @@ pub struct Router {
 struct Node {
     /// Best cost found to the cell.
     g: f32,
+    /// The estimate of the remaining cost, computed when the grid search first reaches the
+    /// cell (the generic search does not keep it).
+    h: f32,
     parent: u32,
     /// Equal to the search's generation when the fields above are current.
     seen: u32,
@@ -285,7 +296,8 @@ impl Router {
     /// `step(d, j)` (never negative), with `h(cell)` the estimate of the remaining cost
     /// (clamped to 0 and up). Returns whether the goal was reached and how many cells were
     /// taken from the queue; the route is then read with [`reached`](Self::reached) and
-    /// [`trace`](Self::trace).
+    /// [`trace`](Self::trace). The search of any space; grids take
+    /// [`astar_grid`](Self::astar_grid).
     pub(crate) fn astar<S: Space>(
         &mut self,
         space: &S,
@@ -294,11 +306,9 @@ impl Router {
         step: impl Fn(f32, usize) -> f32,
         mut h: impl FnMut(usize) -> f32,
     ) -> (bool, usize) {
-        if let Some(grid) = space.as_grid() {
-            return self.astar_grid(grid, start, goal, step, h);
-        }
         // Costs are never negative, so neither is a useful estimate; the queue key needs it.
         let mut h = |c: usize| h(c).max(0.0) + 0.0;
+        self.on_grid = false;
         let gen = self.begin(space.len(), start, h(start));
         let mut expanded = 0;
         while let Some(key) = self.queue.pop() {
@@ -316,7 +326,7 @@ impl Router {
                 let next = g + step(d, j);
                 let n = &mut nodes[j];
                 if n.seen != gen || next < n.g {
-                    *n = Node { g: next, parent: cell as u32, seen: gen };
+                    *n = Node { g: next, h: 0.0, parent: cell as u32, seen: gen };
                     queue.push(search_key(next + h(j), next, j));
                 }
             });
@@ -324,72 +334,110 @@ impl Router {
         (false, expanded)
     }
 
-    /// [`astar`](Self::astar) on a grid, with the neighbours written out in place
-    /// (`grid_neighbours!`, the definition behind [`Space::for_each_neighbour`]) instead of
-    /// a call per cell: the same neighbours in the same order, the same steps, keys and
-    /// queue, so the same pops, parents and bits.
-    #[inline(always)]
-    fn astar_grid(
+    /// [`astar`](Self::astar) on a grid, entering cell `j` at `d + weight · max(0, layer[j])`
+    /// (`penalties` the layer's values and weight, `None` for length alone) with `h(x, y)` the estimate
+    /// at cell `(x, y)`. The same search as the generic one over the grid (the same
+    /// neighbours in the same order, the same steps, keys and queue, so the same pops, parents
+    /// and bits), on the grid's [`Padded`] penalties, filled once per search: a neighbour
+    /// costs one load and no bounds or wall checks, and each cell's estimate is computed
+    /// once, when the search first reaches it, from coordinates carried along rather than
+    /// divided out of the index.
+    pub(crate) fn astar_grid(
         &mut self,
         grid: &Grid,
         start: usize,
         goal: usize,
-        step: impl Fn(f32, usize) -> f32,
-        mut h: impl FnMut(usize) -> f32,
+        penalties: Option<(&[f32], f32)>,
+        mut h: impl FnMut(u32, u32) -> f32,
     ) -> (bool, usize) {
-        let mut h = |c: usize| h(c).max(0.0) + 0.0;
-        let gen = self.begin(grid.len(), start, h(start));
+        let mut h = |x: u32, y: u32| h(x, y).max(0.0) + 0.0;
+        let (layer, weight) = penalties.map_or((None, 0.0), |(l, w)| (Some(l), w));
+        // Rows are filled as the search reaches them: a short route on a big map pays for
+        // the rows it touches, not for the map.
+        let layer = self.padded.begin(grid, layer, weight);
+        let blocked = grid.blocked();
+        self.on_grid = true;
+        let w = grid.width();
+        let (start, goal, h0) =
+            (self.padded.pad(start), self.padded.pad(goal), h((start % w) as u32, (start / w) as u32));
+        let gen = self.begin(self.padded.len(), start, h0);
         let mut expanded = 0;
-        let Self { nodes, queue, .. } = self;
+        let Self { nodes, queue, padded, .. } = self;
+        let stride = padded.stride as u32;
         while let Some(key) = queue.pop() {
-            let (g, cell) = search_entry(key);
-            if g > nodes[cell].g {
+            let (g, p) = search_entry(key);
+            if g > nodes[p].g {
                 continue; // stale: reached more cheaply since
             }
             expanded += 1;
-            if cell == goal {
+            if p == goal {
                 return (true, expanded);
             }
-            grid_neighbours!(grid, cell, |j, d| {
-                let next = g + step(d, j);
-                let n = &mut nodes[j];
-                if n.seen != gen || next < n.g {
-                    *n = Node { g: next, parent: cell as u32, seen: gen };
-                    queue.push(search_key(next + h(j), next, j));
+            // The cell's padded coordinates: a neighbour's grid coordinates are these plus
+            // its offset, less one (the border).
+            let (x, y) = (p as u32 % stride, p as u32 / stride);
+            padded.ensure_rows(y as usize, blocked, layer, weight);
+            padded_neighbours!(padded, p, |q, d, pen, dx, dy| {
+                let next = g + (d + pen);
+                let n = &mut nodes[q];
+                if n.seen != gen {
+                    let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
+                    *n = Node { g: next, h: estimate, parent: p as u32, seen: gen };
+                    queue.push(search_key(next + estimate, next, q));
+                } else if next < n.g {
+                    (n.g, n.parent) = (next, p as u32);
+                    queue.push(search_key(next + n.h, next, q));
                 }
             });
         }
         (false, expanded)
     }
 
-    /// Starts a search of a space of `len` cells from `start`, whose estimate is `h`: a new
-    /// generation (the nodes cleared only when the size changes or the count wraps), an empty
-    /// queue holding the start. Returns the generation.
+    /// Starts a search of `len` nodes from `start`, whose estimate is `h`: a new generation
+    /// (the nodes grown when the space is larger than any before, cleared only when the count
+    /// wraps), an empty queue holding the start. Returns the generation.
     fn begin(&mut self, len: usize, start: usize, h: f32) -> u32 {
-        if self.nodes.len() != len || self.generation == u32::MAX {
-            self.nodes = vec![Node::default(); len];
+        if self.generation == u32::MAX {
+            self.nodes.fill(Node::default());
             self.generation = 0;
+        }
+        if self.nodes.len() < len {
+            self.nodes.resize(len, Node::default());
         }
         self.generation += 1;
         self.queue.clear();
-        self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: self.generation };
+        self.nodes[start] = Node { g: 0.0, h, parent: start as u32, seen: self.generation };
         self.queue.push(search_key(h, 0.0, start));
         self.generation
     }
 
+    /// The node of grid cell or space node `cell` in the last search.
+    fn node(&self, cell: usize) -> usize {
+        if self.on_grid {
+            self.padded.pad(cell)
+        } else {
+            cell
+        }
+    }
+
     /// The cost of the best route the last search found to `cell`.
     pub(crate) fn reached(&self, cell: usize) -> f32 {
-        self.nodes[cell].g
+        self.nodes[self.node(cell)].g
     }
 
     /// The cells of the last search's route from `start` to `goal`, appended to `out` in order.
     pub(crate) fn trace(&self, start: usize, goal: usize, out: &mut Vec<usize>) {
         let from = out.len();
-        let mut c = goal;
+        let (start, mut c) = (self.node(start), self.node(goal));
         out.push(c);
         while c != start {
             c = self.nodes[c].parent as usize;
             out.push(c);
+        }
+        if self.on_grid {
+            for c in &mut out[from..] {
+                *c = self.padded.unpad(*c);
+            }
         }
         out[from..].reverse();
     }

@@ -3,8 +3,8 @@
 //! walking to the same goal share one search and follow it at O(1) a step.
 
 use crate::error::Error;
-use crate::paths::Queue;
-use crate::space::{grid_neighbours, Grid, Space};
+use crate::paths::{padded_neighbours, Padded, Queue};
+use crate::space::{Grid, Space};
 
 use super::{Cost, Route};
 
@@ -43,18 +43,34 @@ use super::{Cost, Route};
 /// ```
 #[derive(Debug, Clone, Default)]
 pub struct FlowField {
-    /// Cost to the nearest goal per cell; infinite where no goal can be reached.
-    cost: Vec<f32>,
-    /// The next cell towards the goal; the cell itself at a goal, [`NONE`] where unreachable.
-    next: Vec<u32>,
-    /// Whether a cell has been expanded at its current cost.
-    done: Vec<bool>,
+    /// The grid's entry penalties, padded with a border of walls: the search's map, and the
+    /// indexing of the arrays below (padded cells; see `paths/padded.rs`).
+    padded: Padded,
+    /// Cells of the grid the field was computed on.
+    cells: usize,
+    /// What the search knows of each padded cell.
+    cells_state: Vec<State>,
     ring: Ring,
     queue: Buckets,
 }
 
 /// The next step of a cell no goal can be reached from.
 const NONE: u32 = u32::MAX;
+/// The bit of [`State::next`] set once the cell is expanded at its current cost (cells and
+/// padded cells fit in 29 bits: grids hold at most 2²⁸ cells).
+const DONE: u32 = 1 << 31;
+
+/// One padded cell's cost to the nearest goal (infinite where no goal can be reached) and
+/// next step (the padded cell; the cell itself at a goal, [`NONE`] where unreachable; with
+/// [`DONE`] once expanded), side by side so that an offer reads and writes one place.
+#[derive(Debug, Clone, Copy)]
+struct State {
+    cost: f32,
+    next: u32,
+}
+
+/// A cell no offer has reached.
+const UNREACHED: State = State { cost: f32::INFINITY, next: NONE };
 
 impl FlowField {
     /// An empty field; it grows to the map's size on first use.
@@ -91,45 +107,50 @@ impl FlowField {
                 return Err(Error::Blocked { index: g });
             }
         }
-        // Reused at the same size: `resize` only allocates when the map grows.
-        self.cost.clear();
-        self.cost.resize(len, f32::INFINITY);
-        self.next.clear();
-        self.next.resize(len, NONE);
-        self.done.clear();
-        self.done.resize(len, false);
         // Every step is at least one straight step long: penalties only add (Cost::step).
-        let (layer, weight) = match cost.layer {
-            Some(layer) if cost.weight > 0.0 => (Some(layer), cost.weight),
-            _ => (None, 0.0),
-        };
+        let (layer, weight) = cost.penalties().map_or((None, 0.0), |(l, w)| (Some(l), w));
+        self.padded.fill(grid, layer, weight);
+        self.cells = len;
+        // Reused at the same size: `resize` only allocates when the map grows.
+        let padded = self.padded.len();
+        self.cells_state.clear();
+        self.cells_state.resize(padded, UNREACHED);
         let per_step = 1.0 / grid.cell_size();
-        let most = layer.map_or(0.0, |l| largest(l.values()));
+        let most = layer.map_or(0.0, largest);
         let longest = grid.cell_size() * std::f32::consts::SQRT_2 + weight * most;
         // A ring of buckets as long as the longest step, or a radix heap where that would be
         // too many (a few huge penalties).
         let span = longest * per_step;
-        let search = Search { grid, layer, weight, per_step };
+        let goals = goals.iter().map(|&g| self.padded.pad(g) as u32);
+        let search = Search { grid: &self.padded, per_step };
         if span < RING_MAX as f32 {
             self.ring.reset(span as usize + 4);
-            search.run(&mut self.cost, &mut self.next, &mut self.done, &mut self.ring, goals);
+            search.run(&mut self.cells_state, &mut self.ring, goals);
         } else {
             self.queue.clear();
-            search.run(&mut self.cost, &mut self.next, &mut self.done, &mut self.queue, goals);
+            search.run(&mut self.cells_state, &mut self.queue, goals);
         }
         Ok(())
+    }
+
+    /// The padded index of `cell`, if it is a cell of the field's grid.
+    fn slot(&self, cell: usize) -> Option<usize> {
+        (cell < self.cells).then(|| self.padded.pad(cell))
     }
 
     /// The cost of the cheapest route from `cell` to a goal; `None` where no goal can be
     /// reached (or `cell` is outside the field).
     pub fn cost_to_goal(&self, cell: usize) -> Option<f32> {
-        self.next.get(cell).filter(|&&n| n != NONE).map(|_| self.cost[cell])
+        let p = self.slot(cell)?;
+        let state = self.cells_state[p];
+        (state.next != NONE).then_some(state.cost)
     }
 
     /// The cell to step to from `cell` on a cheapest route to a goal (`cell` itself at a
     /// goal); `None` where no goal can be reached.
     pub fn next_step(&self, cell: usize) -> Option<usize> {
-        self.next.get(cell).filter(|&&n| n != NONE).map(|&n| n as usize)
+        let n = self.cells_state[self.slot(cell)?].next;
+        (n != NONE).then(|| self.padded.unpad((n & !DONE) as usize))
     }
 
     /// The route from `start` to its goal read off the field, written into `route` (its
@@ -148,13 +169,13 @@ impl FlowField {
         route.cells.push(start);
         let mut at = start;
         while c != at {
-            if route.cells.len() > self.next.len() {
+            if route.cells.len() > self.cells {
                 break; // not a field of this grid: never loop
             }
             total += cost.step(super::arc_length(grid, at, c), c);
             route.cells.push(c);
             at = c;
-            c = self.next[at] as usize;
+            c = self.next_step(at).unwrap_or(at);
         }
         route.cost = total;
         super::measure(grid, cost, route);
@@ -181,48 +202,40 @@ const RING_MAX: usize = 1 << 16;
 
 /// One field search: the map and the cost, read in place.
 struct Search<'a> {
-    grid: &'a Grid,
-    layer: Option<&'a crate::layer::Layer>,
-    weight: f32,
+    /// The grid's entry penalties.
+    grid: &'a Padded,
     /// One over the bucket width, the cheapest step.
     per_step: f32,
 }
 
 impl Search<'_> {
-    /// Dijkstra's search from the goals on `queue`: a cell is expanded when popped unless it
-    /// was expanded at its current cost already (`done`, cleared when the cost drops), so
-    /// stale entries need no check of their own. The grid's neighbours are written out in
-    /// place (`grid_neighbours!`).
-    fn run(
-        &self,
-        costs: &mut [f32],
-        next: &mut [u32],
-        done: &mut [bool],
-        queue: &mut impl Monotone,
-        goals: &[usize],
-    ) {
+    /// Dijkstra's search from the goals (padded cells) on `queue`: a cell is expanded when
+    /// popped unless it was expanded at its current cost already ([`DONE`], cleared when the
+    /// cost drops), so stale entries need no check of their own. The neighbours are the
+    /// padded grid's (`padded_neighbours!`); a wall's NaN penalty makes no offer (NaN beats
+    /// nothing), but the macro skips walls anyway, for the diagonals' sake. Writing every
+    /// offer's state and queue slot without a branch measured slower: each push then
+    /// updated a bucket's length, a chain through memory eight links long per cell.
+    fn run(&self, state: &mut [State], queue: &mut impl Monotone, goals: impl Iterator<Item = u32>) {
         let grid = self.grid;
         let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
-        for &g in goals {
-            costs[g] = 0.0;
-            next[g] = g as u32;
-            queue.push(0, g as u32);
+        for g in goals {
+            state[g as usize] = State { cost: 0.0, next: g };
+            queue.push(0, g);
         }
         while let Some(v) = queue.pop() {
             let v = v as usize;
-            if done[v] {
+            let here = state[v];
+            if here.next & DONE != 0 {
                 continue; // expanded at this cost already
             }
-            done[v] = true;
-            let here = costs[v];
+            state[v].next |= DONE;
             // Walking from a neighbour into `v` costs `d + penalty(v)`, as Cost::step adds.
-            let penalty = self.layer.map_or(0.0, |l| self.weight * l[v].max(0.0));
-            grid_neighbours!(grid, v, |u, d| {
-                let c = here + (d + penalty);
-                if c < costs[u] {
-                    costs[u] = c;
-                    next[u] = v as u32;
-                    done[u] = false;
+            let penalty = grid.penalty[v];
+            padded_neighbours!(grid, v, |u, d, _pen, _dx, _dy| {
+                let c = here.cost + (d + penalty);
+                if c < state[u].cost {
+                    state[u] = State { cost: c, next: v as u32 };
                     queue.push(bucket(c), u as u32);
                 }
             });
@@ -239,8 +252,9 @@ trait Monotone {
 
 /// Dial's queue: a ring of buckets, one per step width, longer than any step, so the
 /// buckets a search can push to while emptying bucket `b` (up to `b` plus the longest
-/// step, with a margin for rounding) are all distinct slots of the ring. Why bucketing by
-/// the cheapest step is exact: see [`Buckets`].
+/// step, with a margin for rounding) are all distinct slots of the ring. Each bucket is a
+/// stack: no order inside a bucket is needed, and the last cell in is the first out,
+/// deterministically. Why bucketing by the cheapest step is exact: see [`Buckets`].
 #[derive(Debug, Clone, Default)]
 struct Ring {
     /// The slots; only the first `len` are in use (the rest kept for a longer ring later).
@@ -366,7 +380,7 @@ mod tests {
         field.compute(&grid, &[0], &cost).unwrap();
         let held = |f: &FlowField| {
             let bins: Vec<_> = f.ring.slots.iter().map(|b| (b.as_ptr(), b.capacity())).collect();
-            (f.cost.as_ptr(), f.next.as_ptr(), f.done.as_ptr(), bins)
+            (f.padded.penalty.as_ptr(), f.cells_state.as_ptr(), bins)
         };
         let before = held(&field);
         for _ in 0..3 {

@@ -74,6 +74,11 @@ impl<'a> Cost<'a> {
         }
     }
 
+    /// The layer's values and the weight that add penalties, if any (a layer at weight 0 adds none).
+    pub(crate) fn penalties(&self) -> Option<(&'a [f32], f32)> {
+        self.layer.filter(|_| self.weight > 0.0).map(|l| (l.values(), self.weight))
+    }
+
     /// The layer's value at `j` as exposure counts it (0 without a layer, NaN as 0).
     fn value(&self, j: usize) -> f32 {
         self.layer.map_or(0.0, |l| if l[j].is_nan() { 0.0 } else { l[j] })
@@ -190,7 +195,16 @@ impl Router {
         mut h: impl FnMut(usize) -> f32,
     ) -> Result<Option<Route>, Error> {
         let mut route = Route::default();
-        let found = self.search_cells(space, start, goal, cost, &mut h, &mut route)?;
+        let found = if let Some(grid) = space.as_grid() {
+            let w = grid.width();
+            self.search_with(space, start, goal, cost, &mut route, |r| {
+                r.astar_grid(grid, start, goal, cost.penalties(), |x, y| h(y as usize * w + x as usize))
+            })?
+        } else {
+            self.search_with(space, start, goal, cost, &mut route, |r| {
+                r.astar(space, start, goal, |d, j| cost.step(d, j), h)
+            })?
+        };
         Ok(found.then_some(route))
     }
 
@@ -204,29 +218,29 @@ impl Router {
         route: &mut Route,
     ) -> Result<bool, Error> {
         if let Some(grid) = space.as_grid() {
-            // The cell's centre from its coordinates, as `Grid::position` gives it, in line:
-            // called through the generic position it stayed a call per neighbour.
-            // Cells and widths fit in `u32` (grids hold at most 2²⁸ cells), whose division is
-            // the cheaper one.
-            let (w, origin, size) = (grid.width() as u32, grid.origin(), grid.cell_size());
-            let mut at = |c: usize| {
-                let c = c as u32;
-                let p = origin + (glam::Vec2::new((c % w) as f32, (c / w) as f32) + 0.5) * size;
-                h(p.extend(0.0))
-            };
-            return self.search_cells(space, start, goal, cost, &mut at, route);
+            // The cell's centre from its coordinates, as `Grid::position` gives it, in line.
+            let (origin, size) = (grid.origin(), grid.cell_size());
+            let at =
+                |x: u32, y: u32| h((origin + (glam::Vec2::new(x as f32, y as f32) + 0.5) * size).extend(0.0));
+            return self.search_with(space, start, goal, cost, route, |r| {
+                r.astar_grid(grid, start, goal, cost.penalties(), at)
+            });
         }
-        self.search_cells(space, start, goal, cost, &mut |c| h(space.position(c)), route)
+        self.search_with(space, start, goal, cost, route, |r| {
+            r.astar(space, start, goal, |d, j| cost.step(d, j), |c| h(space.position(c)))
+        })
     }
 
-    fn search_cells<S: Space, H: FnMut(usize) -> f32>(
+    /// Checks the request, runs `search` (which returns whether it reached the goal and the
+    /// cells it expanded) and reads the route off the router.
+    fn search_with<S: Space>(
         &mut self,
         space: &S,
         start: usize,
         goal: usize,
         cost: &Cost<'_>,
-        h: &mut H,
         route: &mut Route,
+        search: impl FnOnce(&mut Self) -> (bool, usize),
     ) -> Result<bool, Error> {
         let len = space.len();
         if let Some(layer) = cost.layer {
@@ -244,7 +258,7 @@ impl Router {
             }
         }
         route.cells.clear();
-        let (found, expanded) = self.astar(space, start, goal, |d, j| cost.step(d, j), h);
+        let (found, expanded) = search(self);
         route.expanded = expanded;
         if !found {
             *route = Route {
@@ -285,6 +299,43 @@ fn measure<S: Space>(space: &S, cost: &Cost<'_>, route: &mut Route) {
 mod tests {
     use super::*;
     use crate::{Cell, Connectivity, Grid};
+
+    /// A router fills the rows of its padded grid as a search reaches them: a later search
+    /// with another layer, another grid or none must see its own penalties, not rows left
+    /// from before.
+    #[test]
+    fn a_reused_router_sees_each_searchs_own_penalties() {
+        let grid = Grid::new(40, 40).unwrap();
+        let at = |x, y| grid.index(Cell::new(x, y)).unwrap();
+        let calm = Layer::for_space(&grid);
+        let mut danger = calm.clone();
+        for y in 0..40 {
+            danger[at(20, y)] = 100.0; // a line no route can go around
+        }
+        let (from, to) = (at(0, 20), at(39, 20));
+        let mut reused = Router::new();
+        let fresh = |cost: &Cost<'_>| Router::new().find(&grid, from, to, cost, Heuristic::Octile).unwrap();
+        for cost in
+            [Cost::avoiding(&calm, 1.0).unwrap(), Cost::avoiding(&danger, 1.0).unwrap(), Cost::distance()]
+        {
+            let route = reused.find(&grid, from, to, &cost, Heuristic::Octile).unwrap();
+            assert_eq!(route, fresh(&cost));
+        }
+        assert_eq!(
+            reused
+                .find(&grid, from, to, &Cost::avoiding(&danger, 1.0).unwrap(), Heuristic::Octile)
+                .unwrap()
+                .unwrap()
+                .cost,
+            139.0
+        );
+        // A short route on a bigger grid, then the first grid again.
+        let big = Grid::new(300, 300).unwrap();
+        let short = reused.find(&big, 5, 7, &Cost::distance(), Heuristic::Octile).unwrap().unwrap();
+        assert_eq!(short.cost, 2.0);
+        let cost = Cost::avoiding(&danger, 1.0).unwrap();
+        assert_eq!(reused.find(&grid, from, to, &cost, Heuristic::Octile).unwrap(), fresh(&cost));
+    }
 
     #[test]
     fn start_equals_goal_and_typed_errors() {

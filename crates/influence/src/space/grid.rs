@@ -9,10 +9,10 @@ use crate::error::{finite, positive, Error};
 /// The walkable neighbours of cell `$i` of grid `$grid`, each as `$body` with `$j` the
 /// neighbour and `$d` the step's length: right, left, down, up, then (8-connected)
 /// down-right, down-left, up-right, up-left, a diagonal only when both orthogonal cells
-/// beside it are free. The one definition of a grid's neighbours: behind
-/// [`Space::for_each_neighbour`], and written out in place by the searches that expand a
-/// grid cell per iteration (A* on a grid, the flow field), where a call per cell with the
-/// closure behind it measured 12–35 % slower.
+/// beside it are free. The definition of a grid's neighbours, behind
+/// [`Space::for_each_neighbour`]; the searches that expand a grid cell per iteration (A* on
+/// a grid, the flow field) expand it on a padded penalty array instead
+/// (`paths::padded_neighbours!`, checked against this one by a unit test).
 macro_rules! grid_neighbours {
     ($grid:expr, $i:expr, |$j:ident, $d:ident| $body:expr) => {{
         let grid: &$crate::space::Grid = $grid;
@@ -63,7 +63,6 @@ macro_rules! grid_neighbours {
         }
     }};
 }
-pub(crate) use grid_neighbours;
 
 /// The largest number of cells a grid may have: 2²⁸ (a 16384 × 16384 map), 1 GiB per `f32` layer.
 /// Larger requests get [`Error::BadSize`] instead of an allocation failure.

@@ -32,7 +32,6 @@ mod movingai;
 
 pub use derived::{DerivedGraph, Reduce};
 pub use graph::{Graph, MAX_ARCS, MAX_NODES};
-pub(crate) use grid::grid_neighbours;
 pub use grid::{Cell, Connectivity, Grid, MAX_CELLS};
 
 use glam::Vec3;

@@ -1,0 +1,266 @@
+//! The grid as the searches expand it: one padded array of entry penalties.
+//!
+//! A route or a flow field over a [`Grid`] reads, for every neighbour of every cell it
+//! expands, whether the neighbour is inside the map, whether it is a wall, and what entering
+//! it costs. [`Padded`] answers all three from one `f32` per cell, filled once per search
+//! (its buffer reused from call to call; a route fills only the rows it reaches): the grid with a border of walls one cell wide, each
+//! open cell holding `weight · max(0, layer[j])` (0 without a layer or at weight 0), each
+//! wall (and the border) NaN. A neighbour is open when its entry is not NaN, so expansion
+//! needs no coordinates, bounds checks or wall flags; an infinite penalty stays a walkable
+//! cell, as [`Cost::step`](crate::route::Cost::step) makes it. The step into an open cell
+//! costs `d + penalty`, the same operations on the same numbers as `Cost::step`, so the same
+//! bits.
+//!
+//! Cell `(x, y)` of the grid is entry `(y + 1) · stride + x + 1`, with `stride = width + 2`:
+//! padded indices order as the grid's do, so keys that break ties on the cell break them the
+//! same way on either.
+//!
+//! [`padded_neighbours!`] is the one expansion of a padded cell, for the A* search
+//! (`Router`) and the flow field alike: the neighbours of
+//! [`Space::for_each_neighbour`](crate::Space::for_each_neighbour) on a grid
+//! (`grid_neighbours!`), in the same order with the same lengths (a unit test checks it).
+
+use crate::space::{Connectivity, Grid, Space};
+
+/// A grid's entry penalties with a border of walls (see the module docs).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Padded {
+    /// `(width + 2) · (height + 2)` entries; NaN for walls and the border.
+    pub(crate) penalty: Vec<f32>,
+    /// Entries per padded row: `width + 2`.
+    pub(crate) stride: usize,
+    width: usize,
+    height: usize,
+    /// Per padded row, the search ([`generation`](Self::generation)) that last filled it.
+    filled: Vec<u32>,
+    /// The current search, counted from 1.
+    generation: u32,
+    /// The straight and diagonal step lengths.
+    pub(crate) straight: f32,
+    pub(crate) diagonal: f32,
+    /// Whether diagonal steps are taken (8-connectivity).
+    pub(crate) eight: bool,
+}
+
+impl Padded {
+    /// Fills the penalties of `grid` entering cell `j` at `weight · max(0, layer[j])`
+    /// (`layer` a layer's values; none, or weight 0: 0), reusing the buffer: every row, for
+    /// a search that reaches the whole map (the flow field).
+    ///
+    /// # Panics
+    /// If `layer` does not have one value per cell.
+    pub(crate) fn fill(&mut self, grid: &Grid, layer: Option<&[f32]>, weight: f32) {
+        let layer = self.begin(grid, layer, weight);
+        for y in 1..=grid.height() {
+            self.fill_row(y, grid.blocked(), layer, weight);
+        }
+    }
+
+    /// Readies the buffer for `grid` without filling its rows: a search that may touch a
+    /// few rows of a big map (a short route) fills them as it reaches them
+    /// ([`ensure_rows`](Self::ensure_rows)), so it never pays for the whole map. Returns the
+    /// layer to fill rows from (none at weight 0).
+    ///
+    /// # Panics
+    /// If `layer` does not have one value per cell.
+    pub(crate) fn begin<'l>(
+        &mut self,
+        grid: &Grid,
+        layer: Option<&'l [f32]>,
+        weight: f32,
+    ) -> Option<&'l [f32]> {
+        let (w, h) = (grid.width(), grid.height());
+        let stride = w + 2;
+        let layer = layer.filter(|_| weight > 0.0);
+        if let Some(values) = layer {
+            assert_eq!(values.len(), grid.len(), "cost layer was not made for this grid");
+        }
+        if (self.stride, self.height) != (stride, h) || self.penalty.len() != stride * (h + 2) {
+            // New dimensions: the border (and everything else) NaN; rows are filled below
+            // or on demand, and the border is never written again.
+            self.penalty.clear();
+            self.penalty.resize(stride * (h + 2), f32::NAN);
+            self.filled.clear();
+            self.filled.resize(h + 2, 0);
+            self.generation = 0;
+        }
+        if self.generation == u32::MAX {
+            self.filled.fill(0);
+            self.generation = 0;
+        }
+        self.generation += 1;
+        // The border rows count as filled: they are walls for good.
+        self.filled[0] = self.generation;
+        self.filled[h + 1] = self.generation;
+        self.stride = stride;
+        self.width = w;
+        self.height = h;
+        self.straight = grid.cell_size();
+        self.diagonal = grid.cell_size() * std::f32::consts::SQRT_2;
+        self.eight = grid.connectivity() == Connectivity::Eight;
+        layer
+    }
+
+    /// Fills padded rows `y − 1`, `y`, `y + 1` where this search has not yet: the rows a
+    /// cell of padded row `y` reads its neighbours from. `blocked`, `layer` and `weight` as
+    /// given to [`begin`](Self::begin) (its return value for `layer`).
+    #[inline]
+    pub(crate) fn ensure_rows(&mut self, y: usize, blocked: &[bool], layer: Option<&[f32]>, weight: f32) {
+        let g = self.generation;
+        if self.filled[y - 1] != g || self.filled[y] != g || self.filled[y + 1] != g {
+            for r in y - 1..=y + 1 {
+                if self.filled[r] != g {
+                    self.fill_row(r, blocked, layer, weight);
+                }
+            }
+        }
+    }
+
+    /// Fills padded row `y` (`1..=height`) and marks it filled this search.
+    fn fill_row(&mut self, y: usize, blocked: &[bool], layer: Option<&[f32]>, weight: f32) {
+        let w = self.width;
+        let row = &mut self.penalty[y * self.stride + 1..][..w];
+        let walls = &blocked[(y - 1) * w..][..w];
+        // Branch-free per cell, so each row vectorises.
+        match layer {
+            Some(values) => {
+                for ((p, &wall), &v) in row.iter_mut().zip(walls).zip(&values[(y - 1) * w..][..w]) {
+                    *p = if wall { f32::NAN } else { weight * v.max(0.0) };
+                }
+            }
+            None => {
+                for (p, &wall) in row.iter_mut().zip(walls) {
+                    *p = if wall { f32::NAN } else { 0.0 };
+                }
+            }
+        }
+        self.filled[y] = self.generation;
+    }
+
+    /// Entries in all, border included.
+    pub(crate) fn len(&self) -> usize {
+        self.penalty.len()
+    }
+
+    /// The padded index of grid cell `i`.
+    #[inline]
+    pub(crate) fn pad(&self, i: usize) -> usize {
+        i + self.stride + 1 + 2 * (i / self.width)
+    }
+
+    /// The grid cell of padded index `p` (not on the border).
+    #[inline]
+    pub(crate) fn unpad(&self, p: usize) -> usize {
+        let (x, y) = (p % self.stride, p / self.stride);
+        (y - 1) * self.width + x - 1
+    }
+}
+
+/// The open neighbours of padded cell `$p` of [`Padded`] `$grid`, each as `$body` with `$q`
+/// the neighbour's padded index, `$d` the step's length, `$pen` the neighbour's penalty and
+/// `($dx, $dy)` its offset (`i32` constants): right, left, down, up, then (8-connected)
+/// down-right, down-left, up-right, up-left, a diagonal only when both orthogonal cells beside
+/// it are open, as `grid_neighbours!` gives them. Written out in place: the callers expand
+/// one cell per iteration of their hottest loop.
+macro_rules! padded_neighbours {
+    ($grid:expr, $p:expr, |$q:ident, $d:ident, $pen:ident, $dx:ident, $dy:ident| $body:expr) => {{
+        let grid: &$crate::paths::Padded = $grid;
+        let p: usize = $p;
+        let (s, pen) = (grid.stride, &grid.penalty[..]);
+        // The border keeps every index in range: `p` is an inner cell.
+        let (r, l, dn, up) = (pen[p + 1], pen[p - 1], pen[p + s], pen[p - s]);
+        let (right, left, down, upward) = (!r.is_nan(), !l.is_nan(), !dn.is_nan(), !up.is_nan());
+        let straight = grid.straight;
+        if right {
+            let ($q, $d, $pen, $dx, $dy) = (p + 1, straight, r, 1i32, 0i32);
+            $body;
+        }
+        if left {
+            let ($q, $d, $pen, $dx, $dy) = (p - 1, straight, l, -1i32, 0i32);
+            $body;
+        }
+        if down {
+            let ($q, $d, $pen, $dx, $dy) = (p + s, straight, dn, 0i32, 1i32);
+            $body;
+        }
+        if upward {
+            let ($q, $d, $pen, $dx, $dy) = (p - s, straight, up, 0i32, -1i32);
+            $body;
+        }
+        if grid.eight {
+            let diagonal = grid.diagonal;
+            if right && down {
+                let q = p + s + 1;
+                let v = pen[q];
+                if !v.is_nan() {
+                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, 1i32, 1i32);
+                    $body;
+                }
+            }
+            if left && down {
+                let q = p + s - 1;
+                let v = pen[q];
+                if !v.is_nan() {
+                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, -1i32, 1i32);
+                    $body;
+                }
+            }
+            if right && upward {
+                let q = p - s + 1;
+                let v = pen[q];
+                if !v.is_nan() {
+                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, 1i32, -1i32);
+                    $body;
+                }
+            }
+            if left && upward {
+                let q = p - s - 1;
+                let v = pen[q];
+                if !v.is_nan() {
+                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, -1i32, -1i32);
+                    $body;
+                }
+            }
+        }
+    }};
+}
+pub(crate) use padded_neighbours;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::layer::Layer;
+
+    /// The padded expansion gives every cell the neighbours `Space::for_each_neighbour`
+    /// gives it, in the same order, with the same lengths and the offsets of their cells,
+    /// and each open neighbour's penalty as `Cost::step` adds it.
+    #[test]
+    fn padded_neighbours_are_the_grids() {
+        let rows = ["..@...", ".@..@.", "......", "@..@.."];
+        for connectivity in [Connectivity::Eight, Connectivity::Four] {
+            let grid =
+                Grid::from_rows(&rows).unwrap().with_cell_size(1.5).unwrap().with_connectivity(connectivity);
+            let mut layer = Layer::for_space(&grid);
+            for (i, v) in layer.values_mut().iter_mut().enumerate() {
+                *v = [2.0, -1.0, f32::NAN, 0.5, f32::INFINITY][i % 5];
+            }
+            let cost = crate::route::Cost::avoiding(&layer, 0.75).unwrap();
+            let mut padded = Padded::default();
+            padded.fill(&grid, Some(layer.values()), 0.75);
+            let w = grid.width() as i32;
+            for i in (0..grid.len()).filter(|&i| grid.is_walkable(i)) {
+                let mut want = Vec::new();
+                grid.for_each_neighbour(i, |j, d| want.push((j, d.to_bits(), cost.step(d, j).to_bits())));
+                let mut got = Vec::new();
+                let p = padded.pad(i);
+                assert_eq!(padded.unpad(p), i);
+                padded_neighbours!(&padded, p, |q, d, pen, dx, dy| {
+                    let j = padded.unpad(q);
+                    assert_eq!(j as i32, i as i32 + dy * w + dx);
+                    got.push((j, d.to_bits(), (d + pen).to_bits()));
+                });
+                assert_eq!(got, want, "cell {i}, {connectivity:?}");
+            }
+        }
+    }
+}
