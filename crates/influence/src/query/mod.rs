@@ -85,8 +85,19 @@ fn check_len(space: &impl Space, layer: &Layer) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A xorshift64 stream for the queries' randomised tests: numbers from `seed`, the same
+    /// in every run.
+    pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
 
     #[test]
     fn rank_orders_values_and_ties_signed_zeros() {

@@ -626,13 +626,7 @@ mod tests {
     fn tile_bounds_are_the_candidates_extreme_keys() {
         let specials =
             [f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -0.0, 0.0, 1.5, -2.0, f32::MIN_POSITIVE];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::tests::xorshift(0x9E37_79B9_7F4A_7C15u64);
         for case in 0..2000 {
             let (mut values, mut blocked) = ([0.0f32; TILE], [false; TILE]);
             for k in 0..TILE {
@@ -640,7 +634,7 @@ mod tests {
                     0 => f32::from_bits(next() as u32),
                     _ => specials[(next() % specials.len() as u64) as usize],
                 };
-                blocked[k] = next() % (1 + case % 5) == 0;
+                blocked[k] = next().is_multiple_of(1 + case % 5);
             }
             let keys =
                 (0..TILE).filter(|&k| !blocked[k] && !values[k].is_nan()).map(|k| ascending(values[k]));
@@ -653,13 +647,7 @@ mod tests {
     /// step below it and at random squares, for spacings of every magnitude.
     #[test]
     fn least_square_reaching_is_the_exact_threshold() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::tests::xorshift(0x2545_F491_4F6C_DD1Du64);
         let mut spacings =
             vec![0.0, f32::MIN_POSITIVE, 1e-45, 1.0, 2.0, 10.0, 1e19, 1.8e19, f32::MAX, f32::INFINITY];
         spacings

@@ -123,17 +123,11 @@ mod tests {
     #[test]
     fn spots_are_the_greedy_choice_over_all_candidates_in_order() {
         let g = Grid::new(60, 40).unwrap();
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = super::super::tests::xorshift(0x2545_F491_4F6C_DD1Du64);
         for case in 0..100 {
             let l = Layer::from_vec(
                 (0..g.len())
-                    .map(|_| if next() % 50 == 0 { f32::NAN } else { (next() % 40) as f32 })
+                    .map(|_| if next().is_multiple_of(50) { f32::NAN } else { (next() % 40) as f32 })
                     .collect(),
             );
             let n = 1 + (next() % 40) as usize;
