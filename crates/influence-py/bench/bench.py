@@ -16,7 +16,8 @@ units with radius 10 and linear falloff:
 
 It prints the median time of each and the ratio of the loop to ``layer.add`` (the goal is
 >= 10x), then times one bot frame: stamp two teams, the analysis, the top-5 safest spots
-near the army, and one danger-avoiding route across the map.
+near the army, and one danger-avoiding route across the map; and ten spot queries of one
+layer, one ``Layer.top`` call each against one ``SpotIndex`` built for them (same answers).
 """
 
 import argparse
@@ -164,6 +165,23 @@ def main():
     parts["analysis"] = lambda: im.analysis(mine, theirs)
     parts["top-5 safest spots"] = lambda: maps.influence.top(5, spacing=6.0, near=army_cell, radius=40.0)
     parts["danger-avoiding route"] = lambda: grid.path(army_cell, target, avoid=theirs, weight=1.0)
+
+    # Ten spot queries of one layer (top-5, spacings 1 to 10): one Layer.top call each, or one
+    # SpotIndex built for the frame and asked all ten (the build counted). Same answers.
+    spacings = range(1, 11)
+    index = im.SpotIndex(grid)
+
+    def ten_one_shot():
+        return [maps.influence.top(5, spacing=float(s)) for s in spacings]
+
+    def ten_indexed():
+        index.build(maps.influence)
+        return [index.top(5, spacing=float(s)) for s in spacings]
+
+    for (p1, v1), (p2, v2) in zip(ten_one_shot(), ten_indexed()):
+        assert np.array_equal(p1, p2) and np.array_equal(v1.view(np.uint32), v2.view(np.uint32))
+    parts["ten top-5, Layer.top"] = ten_one_shot
+    parts["ten top-5, one SpotIndex"] = ten_indexed
     part_times = {name: timed(fn, repeats) for name, fn in parts.items()}
 
     ms = lambda t: f"{t[0] * 1e3:8.3f} ms (best {t[1] * 1e3:7.3f})"

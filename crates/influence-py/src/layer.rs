@@ -5,8 +5,9 @@
 //! operation writes into it in place (`Layer::values_mut`, `map`, `zip_map`, the stamper).
 //! That is what makes the numpy view of [`PyLayer::numpy`] sound.
 
+use influence::glam::Vec2;
 use influence::query::{self, Extreme};
-use influence::{Layer, Space};
+use influence::{Grid, Layer, Space};
 use numpy::ndarray::ArrayView2;
 use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
@@ -172,6 +173,141 @@ fn in_place(
     let rhs = operand(slf, other, arg)?;
     rhs.apply(&mut slf.try_borrow_mut()?.layer, f);
     Ok(())
+}
+
+/// The checked arguments of a top query: `Layer.top`, and `SpotIndex.top`, which takes the
+/// same arguments so that it is a drop-in for it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TopArgs {
+    /// Spots wanted.
+    pub(crate) n: usize,
+    /// Least distance between two spots' centres.
+    pub(crate) spacing: f32,
+    /// Highest or lowest values.
+    pub(crate) which: Extreme,
+    /// The region the spots must lie in, if any.
+    pub(crate) near: Option<Near>,
+}
+
+/// The region of a top query: cells within `radius` of `point` and/or within a walk of
+/// `walk.1` from cell `walk.0` (the walkable cell holding `point`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Near {
+    /// The point measured from, `(x, y)` in world units.
+    pub(crate) point: Vec2,
+    /// The straight-line radius.
+    pub(crate) radius: Option<f32>,
+    /// The start cell and the walking distance.
+    pub(crate) walk: Option<(usize, f32)>,
+}
+
+impl TopArgs {
+    /// The arguments of `top(n=5, spacing=0.0, highest=True, near=None, radius=None,
+    /// path_distance=None)`, checked in that order against `grid`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn parse(
+        grid: &Grid,
+        n: Option<&Bound<'_, PyAny>>,
+        spacing: Option<&Bound<'_, PyAny>>,
+        highest: Option<&Bound<'_, PyAny>>,
+        near: Option<&Bound<'_, PyAny>>,
+        radius: Option<&Bound<'_, PyAny>>,
+        path_distance: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let n = given(n).map(|v| args::count(v, "n")).transpose()?.unwrap_or(5);
+        let spacing = given(spacing).map(|v| args::non_negative(v, "spacing")).transpose()?.unwrap_or(0.0);
+        let which = match given(highest).map(|v| flag(v, "highest")).transpose()? {
+            Some(false) => Extreme::Lowest,
+            _ => Extreme::Highest,
+        };
+        let radius = given(radius).map(|v| args::non_negative(v, "radius")).transpose()?;
+        let walk = given(path_distance).map(|v| args::non_negative(v, "path_distance")).transpose()?;
+        let near = match given(near) {
+            Some(p) => {
+                if radius.is_none() && walk.is_none() {
+                    return Err(value_error("near needs radius or path_distance (or both)"));
+                }
+                let point = args::point(p, "near")?;
+                let cell = args::cell_of(grid, point, "near")?;
+                let walk = match walk {
+                    Some(limit) => {
+                        if grid.is_blocked(cell) {
+                            return Err(value_error(format!(
+                                "near = {} is on blocked cell ({}, {}); path_distance needs a walkable start",
+                                args::point_text(point),
+                                cell.x,
+                                cell.y
+                            )));
+                        }
+                        grid.index(cell).map(|start| (start, limit))
+                    }
+                    None => None,
+                };
+                Some(Near { point, radius, walk })
+            }
+            None if radius.is_some() || walk.is_some() => {
+                let which = if radius.is_some() { "radius" } else { "path_distance" };
+                return Err(value_error(format!("{which} needs near=(x, y), the point to measure from")));
+            }
+            None => None,
+        };
+        Ok(Self { n, spacing, which, near })
+    }
+}
+
+/// The top query `query` of `layer` within `near`: the library's `top_n` on a copy of the
+/// layer that is NaN outside the region (the query never picks NaN), in buffers the grid
+/// keeps between calls.
+pub(crate) fn top_within(pyg: &PyGrid, layer: &Layer, query: &TopArgs, near: &Near) -> Vec<(usize, f32)> {
+    let grid = &pyg.grid;
+    let mut region = crate::scratch(&pyg.region);
+    let Region { masked, inside } = &mut *region;
+    masked.clear();
+    masked.resize(grid.len(), f32::NAN);
+    let mut masked = Layer::from_vec(std::mem::take(masked));
+    let p = near.point.extend(0.0);
+    match (near.radius, near.walk) {
+        (Some(r), None) => grid.for_each_within(p, r, |i| masked[i] = layer[i]),
+        (None, Some((start, limit))) => {
+            let mut router = crate::scratch(&pyg.router);
+            router.sweep(grid, &[(start, 0.0)], limit, |i, _| masked[i] = layer[i]);
+        }
+        (Some(r), Some((start, limit))) => {
+            inside.clear();
+            inside.resize(grid.len(), false);
+            grid.for_each_within(p, r, |i| inside[i] = true);
+            let mut router = crate::scratch(&pyg.router);
+            router.sweep(grid, &[(start, 0.0)], limit, |i, _| {
+                if inside[i] {
+                    masked[i] = layer[i];
+                }
+            });
+        }
+        // `near` comes with a radius or a walking distance (checked by `TopArgs::parse`).
+        (None, None) => masked.values_mut().copy_from_slice(layer.values()),
+    }
+    let spots = query::top_n(grid, &masked, query.n, query.spacing, query.which);
+    region.masked = masked.into_vec();
+    spots
+}
+
+/// The answer of a top query: an `(k, 2)` float64 array of the spots' cell centres in world
+/// units and a `(k,)` float32 array of their values.
+pub(crate) fn spots_out<'py>(
+    py: Python<'py>,
+    grid: &Grid,
+    spots: &[(usize, f32)],
+) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f32>>)> {
+    let centres: Vec<[f64; 2]> = spots
+        .iter()
+        .map(|&(i, _)| {
+            let c = grid.center(grid.cell(i));
+            [f64::from(c.x), f64::from(c.y)]
+        })
+        .collect();
+    let points = pairs_out(py, centres, false)?;
+    let values = PyArray1::from_vec(py, spots.iter().map(|s| s.1).collect());
+    Ok((points, values))
 }
 
 /// Values at points, as one Python value (`single`) or an array.
@@ -591,93 +727,31 @@ impl PyLayer {
         radius: Option<&Bound<'py, PyAny>>,
         path_distance: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyArray1<f32>>)> {
-        let n = given(n).map(|v| args::count(v, "n")).transpose()?.unwrap_or(5);
-        let spacing = given(spacing).map(|v| args::non_negative(v, "spacing")).transpose()?.unwrap_or(0.0);
-        let which = match given(highest).map(|v| flag(v, "highest")).transpose()? {
-            Some(false) => Extreme::Lowest,
-            _ => Extreme::Highest,
-        };
-        let radius = given(radius).map(|v| args::non_negative(v, "radius")).transpose()?;
-        let walk = given(path_distance).map(|v| args::non_negative(v, "path_distance")).transpose()?;
         let pyg = self.grid.get();
-        let grid = &pyg.grid;
-        let near = match given(near) {
-            Some(p) => {
-                if radius.is_none() && walk.is_none() {
-                    return Err(value_error("near needs radius or path_distance (or both)"));
-                }
-                let p = args::point(p, "near")?;
-                let cell = args::cell_of(grid, p, "near")?;
-                Some((p, cell))
-            }
-            None if radius.is_some() || walk.is_some() => {
-                let which = if radius.is_some() { "radius" } else { "path_distance" };
-                return Err(value_error(format!("{which} needs near=(x, y), the point to measure from")));
-            }
-            None => None,
-        };
-        let start = match (near, walk) {
-            (Some((p, cell)), Some(_)) => {
-                if grid.is_blocked(cell) {
-                    return Err(value_error(format!(
-                        "near = {} is on blocked cell ({}, {}); path_distance needs a walkable start",
-                        args::point_text(p),
-                        cell.x,
-                        cell.y
-                    )));
-                }
-                grid.index(cell)
-            }
-            _ => None,
-        };
+        let query = TopArgs::parse(&pyg.grid, n, spacing, highest, near, radius, path_distance)?;
         let layer = &self.layer;
         let spots = py.detach(|| {
             guarded(|| {
-                let Some((p, _)) = near else {
-                    return Ok(query::top_n(grid, layer, n, spacing, which));
-                };
-                // The query on a copy of the layer that is NaN outside the region (the query
-                // never picks NaN), in buffers the grid keeps between calls.
-                let mut region = crate::scratch(&pyg.region);
-                let Region { masked, inside } = &mut *region;
-                masked.clear();
-                masked.resize(grid.len(), f32::NAN);
-                let mut masked = Layer::from_vec(std::mem::take(masked));
-                match (radius, start.zip(walk)) {
-                    (Some(r), None) => grid.for_each_within(p.extend(0.0), r, |i| masked[i] = layer[i]),
-                    (None, Some((start, limit))) => {
-                        let mut router = crate::scratch(&pyg.router);
-                        router.sweep(grid, &[(start, 0.0)], limit, |i, _| masked[i] = layer[i]);
-                    }
-                    (Some(r), Some((start, limit))) => {
-                        inside.clear();
-                        inside.resize(grid.len(), false);
-                        grid.for_each_within(p.extend(0.0), r, |i| inside[i] = true);
-                        let mut router = crate::scratch(&pyg.router);
-                        router.sweep(grid, &[(start, 0.0)], limit, |i, _| {
-                            if inside[i] {
-                                masked[i] = layer[i];
-                            }
-                        });
-                    }
-                    // `near` comes with a radius or a walking distance (checked above).
-                    (None, None) => masked.values_mut().copy_from_slice(layer.values()),
-                }
-                let spots = query::top_n(grid, &masked, n, spacing, which);
-                region.masked = masked.into_vec();
-                Ok(spots)
+                Ok(match &query.near {
+                    None => query::top_n(&pyg.grid, layer, query.n, query.spacing, query.which),
+                    Some(near) => top_within(pyg, layer, &query, near),
+                })
             })
         })?;
-        let centres: Vec<[f64; 2]> = spots
-            .iter()
-            .map(|&(i, _)| {
-                let c = grid.center(grid.cell(i));
-                [f64::from(c.x), f64::from(c.y)]
-            })
-            .collect();
-        let points = pairs_out(py, centres, false)?;
-        let values = PyArray1::from_vec(py, spots.iter().map(|s| s.1).collect());
-        Ok((points, values))
+        spots_out(py, &pyg.grid, &spots)
+    }
+
+    /// A :class:`SpotIndex` of the layer's grid built from the layer: for a frame that asks
+    /// several :meth:`top` queries of one layer, the same answers with most of the work done
+    /// once. The index keeps a copy of the values; see :class:`SpotIndex`.
+    ///
+    /// >>> import influence_maps as im, numpy as np
+    /// >>> layer = im.Grid(np.ones((1, 5))).layer([[9.0, 8.0, 1.0, 7.0, 6.0]])
+    /// >>> spots = layer.spot_index()
+    /// >>> [spots.top(2, spacing=s)[1].tolist() for s in (0.0, 2.0, 4.0)]
+    /// [[9.0, 8.0], [9.0, 7.0], [9.0, 6.0]]
+    fn spot_index(slf: &Bound<'_, Self>) -> PyResult<crate::spots::PySpotIndex> {
+        crate::spots::spot_index(slf)
     }
 
     /// The front line: a bool array ``[y, x]``, true on walkable cells where the layer's

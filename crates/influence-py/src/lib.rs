@@ -15,6 +15,8 @@
 //! - **Memory.** A `Layer` owns its values (an `influence::Layer`); `Layer.numpy()` is a numpy
 //!   view of them with the `Layer` object as its base (`layer.rs`, the crate's one `unsafe`
 //!   block). Library calls that take a while release the GIL (`Python::detach`).
+//!   A `SpotIndex` keeps its own copy of the layer it was built from (`spots.rs`), so
+//!   its answers are always those of the built values, whatever happens to the layer.
 
 mod analysis;
 mod args;
@@ -26,6 +28,7 @@ mod propagate;
 mod route;
 mod scenario;
 mod sources;
+mod spots;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Mutex, MutexGuard};
@@ -80,6 +83,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<propagate::PyDiffusion>()?;
     m.add_class::<propagate::PyChase>()?;
     m.add_class::<field::PyField>()?;
+    m.add_class::<spots::PySpotIndex>()?;
     m.add_function(wrap_pyfunction!(analysis::analysis, m)?)?;
     m.add_function(wrap_pyfunction!(scenario::run_scenario, m)?)?;
     // The names as the scenario files spell them, read off their serde definitions.

@@ -24,6 +24,7 @@ __all__ = [
     "Grid",
     "Layer",
     "Route",
+    "SpotIndex",
     "__version__",
     "analysis",
     "run_scenario",
@@ -186,6 +187,7 @@ class Layer:
         radius: Optional[float] = None,
         path_distance: Optional[float] = None,
     ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    def spot_index(self) -> SpotIndex: ...
     def frontline(self) -> npt.NDArray[np.bool_]: ...
     def frontline_length(self) -> float: ...
     def centroid(self, threshold: float = 0.0) -> Optional[Tuple[float, float]]: ...
@@ -201,6 +203,30 @@ class Layer:
     def __isub__(self, other: _LayerLike, /) -> Layer: ...
     def __imul__(self, other: _LayerLike, /) -> Layer: ...
     def __itruediv__(self, other: _Number, /) -> Layer: ...
+
+@final
+class SpotIndex:
+    """Layer.top for many queries of one layer: build(layer) once a frame, then top(...) as
+    often as needed, with Layer.top's arguments and answers. Keeps a copy of the values it
+    was built from."""
+
+    def __init__(self, grid: Grid, layer: Optional[Layer] = None) -> None: ...
+    def build(self, layer: Layer) -> SpotIndex: ...
+    def top(
+        self,
+        n: int = 5,
+        spacing: float = 0.0,
+        highest: bool = True,
+        near: Optional[_Point] = None,
+        radius: Optional[float] = None,
+        path_distance: Optional[float] = None,
+    ) -> Tuple[npt.NDArray[np.float64], npt.NDArray[np.float32]]: ...
+    @property
+    def grid(self) -> Grid: ...
+    @property
+    def shape(self) -> Tuple[int, int]: ...
+    @property
+    def built(self) -> bool: ...
 
 @final
 class Route:
