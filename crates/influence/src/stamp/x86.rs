@@ -332,22 +332,34 @@ fn fitted<M: Lanes, const LINEAR: bool, const SET: bool>(
         unsafe { _mm512_mask_storeu_ps(terms.as_mut_ptr().add(16 * k), inside, t) };
     }
     let x0 = f.cx + f.dx_lo;
+    // The footprint's first column lies in the grid (dx_lo ≥ −cx): its walkable cells are
+    // bits from `shift` on of word `word` of each row, and of the next word if the row has
+    // one (as `walkable64` reads them).
+    let (free, words) = grid.free_words();
+    let (word, shift) = (x0 as usize / 64, x0 as usize % 64);
+    let next = word + 1 < words;
+    // Two vectors of keys hold footprints up to 32 columns wide; four, the others.
+    let wide = chunks > 2;
     for dy in rows(f) {
         let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
         let row = _mm512_set1_ps(row);
-        // The covered columns, a bit each (bit i for column dx_lo + i).
-        let mut covered = 0u64;
-        for k in 0..chunks {
-            // SAFETY: as above, 16·k + 16 ≤ FITTED + 16.
+        let keys = |k: usize| {
+            // SAFETY: k < 4, so 16·k + 16 ≤ FITTED + 16: inside `terms`.
             let t = unsafe { _mm512_loadu_ps(terms.as_ptr().add(16 * k)) };
-            let inside = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(M::keys(t, row), limit);
-            covered |= u64::from(inside) << (16 * k);
+            u64::from(_mm512_cmp_ps_mask::<_CMP_LE_OQ>(M::keys(t, row), limit)) << (16 * k)
+        };
+        // The covered columns, a bit each (bit i for column dx_lo + i); columns past the
+        // footprint's have infinite terms, so their bits are clear.
+        let mut covered = keys(0) | keys(1);
+        if wide {
+            covered |= keys(2) | keys(3);
         }
         if covered == 0 {
             continue;
         }
         let y = f.cy + dy;
-        let walls = walkable64(grid.free_bits(y as usize), x0);
+        let at = y as usize * words + word;
+        let walls = free[at] >> shift | if next { free[at + 1] << 1 << (63 - shift) } else { 0 };
         let line = values.as_mut_ptr().wrapping_offset(y * f.width + x0);
         let (mut c, end) = (covered.trailing_zeros() as usize, 64 - covered.leading_zeros() as usize);
         while c < end {
