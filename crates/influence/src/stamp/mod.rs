@@ -22,8 +22,10 @@
 //!
 //! Where the CPU has AVX-512 (and `INFLUENCE_KERNEL` allows it), `stamp/x86.rs` adds a
 //! kernel's rows 16 cells a vector, the walls, the grid's edges and the row's length in one
-//! lane mask, and evaluates linear and constant curves directly on 16 lanes, the division
-//! done as an `f64` product that rounds to the same `f32`; other modes and curves take the
+//! lane mask, and evaluates linear and constant curves directly on 16 lanes: footprints up
+//! to 64 columns wide with vectors laid over each row's covered columns (found exactly from
+//! the squared distances), wider ones over the whole width with the division done as an
+//! `f64` product that rounds to the same `f32`; other modes and curves take the
 //! paths below. On grids of 2²² cells or more, `Stamper::stamp_all` asks for the cells of the
 //! footprint two sources ahead while it stamps.
 //!

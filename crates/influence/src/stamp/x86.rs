@@ -12,10 +12,10 @@
 use std::arch::x86_64::{
     __m512, __m512d, _mm256_castpd_ps, _mm256_castps_pd, _mm512_abs_ps, _mm512_add_epi32, _mm512_add_ps,
     _mm512_castpd_ps, _mm512_castps256_ps512, _mm512_castps512_ps256, _mm512_castps_pd, _mm512_cmp_ps_mask,
-    _mm512_cvtepi32_ps, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_extractf64x4_pd, _mm512_insertf64x4,
-    _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_max_ps, _mm512_min_ps, _mm512_mul_pd, _mm512_mul_ps,
-    _mm512_set1_epi32, _mm512_set1_pd, _mm512_set1_ps, _mm512_setr_epi32, _mm512_sqrt_ps, _mm512_sub_ps,
-    _mm_prefetch, _CMP_LE_OQ, _MM_HINT_T0,
+    _mm512_cvtepi32_ps, _mm512_cvtpd_ps, _mm512_cvtps_pd, _mm512_div_ps, _mm512_extractf64x4_pd,
+    _mm512_insertf64x4, _mm512_loadu_ps, _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_max_ps,
+    _mm512_min_ps, _mm512_mul_pd, _mm512_mul_ps, _mm512_set1_epi32, _mm512_set1_pd, _mm512_set1_ps,
+    _mm512_setr_epi32, _mm512_sqrt_ps, _mm512_sub_ps, _mm_prefetch, _CMP_LE_OQ, _MM_HINT_T0,
 };
 
 use super::direct::{covered_row, rows, Euclidean, Frame, Manhattan, Octile, Straight};
@@ -71,6 +71,14 @@ pub(super) trait Lanes: Straight {
     fn terms(x: __m512) -> __m512;
     /// [`Straight::distance`] of each lane.
     fn distances(column: __m512, row: __m512) -> __m512;
+    /// What [`distances`](Self::distances) computes before its last monotone step (the
+    /// sum of the terms where that step is a square root; the distance itself otherwise):
+    /// `distances` is [`from_key`](Self::from_key) of it, lane by lane.
+    fn keys(column: __m512, row: __m512) -> __m512;
+    /// The distance of a key, as [`distances`](Self::distances) finishes it.
+    fn from_key(key: f32) -> f32;
+    /// About the key of a distance (a start for [`limit`]'s search).
+    fn to_key(distance: f32) -> f32;
 }
 
 impl Lanes for Euclidean {
@@ -85,6 +93,19 @@ impl Lanes for Euclidean {
         // SAFETY: as above.
         unsafe { _mm512_sqrt_ps(_mm512_add_ps(column, row)) }
     }
+    #[inline(always)]
+    fn keys(column: __m512, row: __m512) -> __m512 {
+        // SAFETY: as above.
+        unsafe { _mm512_add_ps(column, row) }
+    }
+    #[inline(always)]
+    fn from_key(key: f32) -> f32 {
+        key.sqrt()
+    }
+    #[inline(always)]
+    fn to_key(distance: f32) -> f32 {
+        distance * distance
+    }
 }
 
 impl Lanes for Manhattan {
@@ -97,6 +118,18 @@ impl Lanes for Manhattan {
     fn distances(column: __m512, row: __m512) -> __m512 {
         // SAFETY: as above.
         unsafe { _mm512_add_ps(column, row) }
+    }
+    #[inline(always)]
+    fn keys(column: __m512, row: __m512) -> __m512 {
+        Self::distances(column, row)
+    }
+    #[inline(always)]
+    fn from_key(key: f32) -> f32 {
+        key
+    }
+    #[inline(always)]
+    fn to_key(distance: f32) -> f32 {
+        distance
     }
 }
 
@@ -114,6 +147,18 @@ impl Lanes for Octile {
             let k = _mm512_set1_ps(std::f32::consts::SQRT_2 - 1.0);
             _mm512_add_ps(_mm512_max_ps(column, row), _mm512_mul_ps(k, _mm512_min_ps(column, row)))
         }
+    }
+    #[inline(always)]
+    fn keys(column: __m512, row: __m512) -> __m512 {
+        Self::distances(column, row)
+    }
+    #[inline(always)]
+    fn from_key(key: f32) -> f32 {
+        key
+    }
+    #[inline(always)]
+    fn to_key(distance: f32) -> f32 {
+        distance
     }
 }
 
@@ -146,6 +191,18 @@ impl Avx512 {
     ) {
         let Self(()) = self;
         assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
+        let columns = f.dx_hi - f.dx_lo + 1;
+        if let Some(limit) = limit::<M>(f.radius, f.cell_size).filter(|_| columns <= FITTED as isize) {
+            // SAFETY: the value proves the CPU has AVX-512 F and BW.
+            return unsafe {
+                match (curve, set) {
+                    (Curve::Linear, false) => fitted::<M, true, false>(grid, values, f, limit),
+                    (Curve::Linear, true) => fitted::<M, true, true>(grid, values, f, limit),
+                    (Curve::Constant, false) => fitted::<M, false, false>(grid, values, f, limit),
+                    (Curve::Constant, true) => fitted::<M, false, true>(grid, values, f, limit),
+                }
+            };
+        }
         // SAFETY: the value proves the CPU has AVX-512 F and BW.
         unsafe {
             match (curve, set) {
@@ -209,6 +266,122 @@ fn direct<M: Lanes, const LINEAR: bool, const SET: bool>(grid: &Grid, values: &m
                 let new = if SET { value } else { _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, at), value) };
                 _mm512_mask_storeu_ps(at, lanes, new);
             }
+        }
+    }
+}
+
+/// The widest footprint, in columns, that [`fitted`] evaluates.
+const FITTED: usize = 64;
+
+/// The largest key `k` ≥ 0 of metric `M` (see [`Lanes::keys`]) whose distance,
+/// `M::from_key(k) · cell_size` as the lanes compute it, is within `radius`; `None` if the
+/// search does not settle within a few steps. Both steps (a square root or nothing, then a
+/// product by a positive `cell_size`) are monotone, rounding included, so a cell's distance
+/// is within the radius exactly when its key is at most this limit.
+fn limit<M: Lanes>(radius: f32, cell_size: f32) -> Option<f32> {
+    let within = |k: f32| M::from_key(k) * cell_size <= radius;
+    let mut k = M::to_key(radius / cell_size);
+    if !(k >= 0.0 && within(0.0)) {
+        return None;
+    }
+    for _ in 0..64 {
+        if !within(k) {
+            k = k.next_down();
+        } else if within(k.next_up()) && k < f32::INFINITY {
+            k = k.next_up();
+        } else {
+            return Some(k);
+        }
+    }
+    None
+}
+
+/// [`direct`] for footprints at most [`FITTED`] columns wide, with the vectors laid over
+/// each row's covered columns rather than over the footprint's whole width: a row's keys
+/// (an addition a cell) give its covered columns exactly (against [`limit`]), and the
+/// distances and values — the square root and the quotient — are computed from the first
+/// of them on, 16 at a time. Most rows of a footprint up to 16 columns across take one
+/// vector instead of two. Each cell is computed with the same operations on the same
+/// values as in [`direct`], and kept under the same test, so the results are the same bits.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW, `values` holds a value per cell of `grid`, and the
+/// footprint is at most [`FITTED`] columns wide.
+#[target_feature(enable = "avx512f,avx512bw")]
+fn fitted<M: Lanes, const LINEAR: bool, const SET: bool>(
+    grid: &Grid,
+    values: &mut [f32],
+    f: &Frame,
+    limit: f32,
+) {
+    let (radius, cell_size) = (_mm512_set1_ps(f.radius), _mm512_set1_ps(f.cell_size));
+    let (strength, one, limit) = (_mm512_set1_ps(f.strength), _mm512_set1_ps(1.0), _mm512_set1_ps(limit));
+    let lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    let columns = (f.dx_hi - f.dx_lo + 1) as usize;
+    assert!(columns <= FITTED);
+    let chunks = columns.div_ceil(16);
+    // The columns' terms, and beyond them (to a whole vector past the last) +∞, whose keys
+    // and distances are +∞: never within the radius.
+    let mut terms = [f32::INFINITY; FITTED + 16];
+    for k in 0..chunks {
+        // Through i32, as `Metric::distances_along_row` converts columns.
+        let dx = _mm512_add_epi32(_mm512_set1_epi32((f.dx_lo + 16 * k as isize) as i32), lane);
+        let t = M::terms(_mm512_sub_ps(_mm512_cvtepi32_ps(dx), _mm512_set1_ps(f.fx)));
+        let inside = u16::MAX >> (16 - (columns - 16 * k).min(16));
+        // SAFETY: 16·k + 16 ≤ 16·chunks ≤ FITTED + 16 (columns ≤ FITTED): inside `terms`.
+        unsafe { _mm512_mask_storeu_ps(terms.as_mut_ptr().add(16 * k), inside, t) };
+    }
+    let x0 = f.cx + f.dx_lo;
+    // The footprint's first column lies in the grid (dx_lo ≥ −cx): its walkable cells are
+    // bits from `shift` on of word `word` of each row, and of the next word if the row has
+    // one (as `walkable64` reads them).
+    let (free, words) = grid.free_words();
+    let (word, shift) = (x0 as usize / 64, x0 as usize % 64);
+    let next = word + 1 < words;
+    // Two vectors of keys hold footprints up to 32 columns wide; four, the others.
+    let wide = chunks > 2;
+    for dy in rows(f) {
+        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
+        let row = _mm512_set1_ps(row);
+        let keys = |k: usize| {
+            // SAFETY: k < 4, so 16·k + 16 ≤ FITTED + 16: inside `terms`.
+            let t = unsafe { _mm512_loadu_ps(terms.as_ptr().add(16 * k)) };
+            u64::from(_mm512_cmp_ps_mask::<_CMP_LE_OQ>(M::keys(t, row), limit)) << (16 * k)
+        };
+        // The covered columns, a bit each (bit i for column dx_lo + i); columns past the
+        // footprint's have infinite terms, so their bits are clear.
+        let mut covered = keys(0) | keys(1);
+        if wide {
+            covered |= keys(2) | keys(3);
+        }
+        if covered == 0 {
+            continue;
+        }
+        let y = f.cy + dy;
+        let at = y as usize * words + word;
+        let walls = free[at] >> shift | if next { free[at + 1] << 1 << (63 - shift) } else { 0 };
+        let line = values.as_mut_ptr().wrapping_offset(y * f.width + x0);
+        let (mut c, end) = (covered.trailing_zeros() as usize, 64 - covered.leading_zeros() as usize);
+        while c < end {
+            // SAFETY: c < end ≤ FITTED, so c + 16 ≤ FITTED + 16: inside `terms`.
+            let t = unsafe { _mm512_loadu_ps(terms.as_ptr().add(c)) };
+            let d = _mm512_mul_ps(M::distances(t, row), cell_size);
+            let lanes = _mm512_cmp_ps_mask::<_CMP_LE_OQ>(d, radius) & (walls >> c) as u16;
+            // The quotient by the divider: one vector a row, so its latency counts more
+            // than its throughput (`quotient`'s products take longer to finish).
+            let value = if LINEAR {
+                _mm512_mul_ps(strength, _mm512_sub_ps(one, _mm512_div_ps(d, radius)))
+            } else {
+                _mm512_mul_ps(strength, one)
+            };
+            let at = line.wrapping_add(c);
+            // SAFETY: the lanes selected are walkable cells of row y (bits of `walls`), so
+            // between columns 0 and w − 1 of a row of the grid: inside `values`.
+            unsafe {
+                let new = if SET { value } else { _mm512_add_ps(_mm512_maskz_loadu_ps(lanes, at), value) };
+                _mm512_mask_storeu_ps(at, lanes, new);
+            }
+            c += 16;
         }
     }
 }
