@@ -467,7 +467,10 @@ fn add_rows(
     if 2 * reach < 64 && inside(cx, w) && inside(cy, h) {
         // SAFETY: the CPU has AVX-512 F and BW (this function's contract, as `add_inside`'s),
         // `values` holds a value per cell of `grid`, the kernel's square (its rows lie
-        // within `-reach ..= reach` each way) is inside the grid and at most 64 columns wide.
+        // within `-reach ..= reach` each way) is inside the grid and at most 64 columns wide,
+        // and every row holds at least one factor, stored at `start .. start + len` of
+        // `factors` (as `Stamper::kernel_for` builds kernels, and `add_rows` is only given a
+        // kernel's rows and factors).
         return unsafe { add_inside(grid, values, rows, factors, (cx, cy), s, reach) };
     }
     for row in rows {
@@ -504,7 +507,8 @@ fn add_rows(
 /// # Safety
 /// The CPU has AVX-512 F and BW, `values` holds a value per cell of `grid`, every row of the
 /// kernel lies within `-reach ..= reach` of `(cx, cy)` each way (`dy`, and `dx0 ..
-/// dx0 + len`), that square lies inside the grid, and `2 · reach < 64`.
+/// dx0 + len`) and has its factors, at least one, at `start .. start + len` of `factors`,
+/// that square lies inside the grid, and `2 · reach < 64`.
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn add_inside(
     grid: &Grid,
@@ -524,22 +528,28 @@ unsafe fn add_inside(
     let next = word + 1 < words;
     let centre = values.as_mut_ptr().wrapping_add(cy as usize * w + cx as usize);
     for row in rows {
+        debug_assert!(row.len > 0 && row.start + row.len <= factors.len());
         let y = (cy + row.dy) as usize;
         let at = y * words + word;
-        // The row's walkable cells from its first factor's column on (dx0 + reach < 64).
-        let walls = (free[at] >> shift | if next { free[at + 1] << 1 << (63 - shift) } else { 0 })
-            >> (row.dx0 + reach) as u32;
+        // SAFETY: row y is in the grid (the contract), so its words `at` and, when the row
+        // has it, `at + 1` are in `free` (`words` a row).
+        let walls = unsafe {
+            *free.get_unchecked(at) >> shift
+                | if next { *free.get_unchecked(at + 1) << 1 << (63 - shift) } else { 0 }
+        };
+        // The row's walkable cells among its factors, from its first factor's column on
+        // (dx0 + reach < 64, and 1 ≤ len < 64: the kernel is at most 63 columns wide).
+        let lanes = walls >> (row.dx0 + reach) as u32 & u64::MAX >> (64 - row.len);
         let line = centre.wrapping_offset(row.dy * w as isize + row.dx0);
-        let factors = &factors[row.start..][..row.len];
+        let factors = factors.as_ptr().wrapping_add(row.start);
         let mut k = 0;
-        while k < factors.len() {
-            let count = (factors.len() - k).min(16);
-            let lanes = (u16::MAX >> (16 - count)) & (walls >> k) as u16;
+        while k < row.len {
+            let lanes = (lanes >> k) as u16;
             let at = line.wrapping_add(k);
-            // SAFETY: the row's cells lie inside the grid (the contract), so `at`'s lanes up to
-            // `count` are cells of `values`, and factors k .. k + count are in `factors`.
+            // SAFETY: the row's cells lie inside the grid (the contract), so `at`'s lanes are
+            // cells of `values`, and its factors `start .. start + len` are in `factors`.
             unsafe {
-                let f = _mm512_maskz_loadu_ps(lanes, factors.as_ptr().add(k));
+                let f = _mm512_maskz_loadu_ps(lanes, factors.add(k));
                 let v = _mm512_maskz_loadu_ps(lanes, at);
                 _mm512_mask_storeu_ps(at, lanes, _mm512_add_ps(v, _mm512_mul_ps(s, f)));
             }
