@@ -350,8 +350,7 @@ impl Stamper {
         if let Some(kernel) = self.kernel_for(grid, source, at, reach) {
             #[cfg(target_arch = "x86_64")]
             if let Some(vector) = vector {
-                let (rows, factors) = (&kernel.rows, &kernel.factors);
-                return vector.add_rows(grid, layer.values_mut(), rows, factors, at.cell, source.strength());
+                return vector.add_rows(grid, layer.values_mut(), kernel, at.cell, source.strength(), reach);
             }
             for row in &kernel.rows {
                 let factors = &kernel.factors[row.start..row.start + row.len];
@@ -680,6 +679,40 @@ mod tests {
                     assert!(!cached.kernels.is_empty());
                     let same = a.values().iter().zip(b.values()).all(|(p, q)| p.to_bits() == q.to_bits());
                     assert!(same, "{falloff:?} {metric:?} {mode:?}\n{a:?}\n{b:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn kernels_inside_wide_grids_equal_direct_evaluation() {
+        // Rows of more than two words of wall bits, so that footprints wholly inside the grid
+        // start at every column modulo 64 and straddle the words' boundaries; kernels up to
+        // 63 columns wide and a little wider, centred and at corners, adding and setting.
+        let rows: Vec<String> = (0..70)
+            .map(|y| (0..150).map(|x| if (x * 5 + y * 11) % 13 == 0 { '@' } else { '.' }).collect())
+            .collect();
+        let grid = Grid::from_rows(&rows).unwrap();
+        for falloff in [Falloff::Linear, Falloff::Exponential { rate: 0.3 }, Falloff::Constant] {
+            for mode in [Mode::Add, Mode::Set] {
+                for radius in [0.5, 2.0, 8.0, 13.5, 30.0, 30.5] {
+                    let (mut cached, mut direct) = (Stamper::new(), Stamper::direct());
+                    let start: Vec<f32> = (0..grid.len()).map(|i| [0.5, -1.0, -0.0, 2.0][i % 4]).collect();
+                    let (mut a, mut b) = (Layer::from_vec(start.clone()), Layer::from_vec(start));
+                    for k in 0..300 {
+                        let cell = Cell::new(k % 150, (k * 7 + k / 150 * 31) % 70);
+                        let corner = if k % 3 == 2 { Vec2::splat(0.5) } else { Vec2::ZERO };
+                        let at = grid.center(cell) - corner;
+                        let src = Source::new(at, 1.0 + (k % 5) as f32 * 0.5, falloff.clone(), radius)
+                            .unwrap()
+                            .with_mode(mode);
+                        let (p, q) = (cached.stamp(&grid, &mut a, &src), direct.stamp(&grid, &mut b, &src));
+                        assert_eq!(p.is_ok(), q.is_ok());
+                    }
+                    assert!(!cached.kernels.is_empty());
+                    let diff =
+                        a.values().iter().zip(b.values()).position(|(p, q)| p.to_bits() != q.to_bits());
+                    assert!(diff.is_none(), "{falloff:?} {mode:?} radius {radius}: cell {diff:?} differs");
                 }
             }
         }
