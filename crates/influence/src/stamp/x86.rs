@@ -76,11 +76,20 @@ pub(super) trait Lanes: Straight {
     /// What [`distances`](Self::distances) computes before its last monotone step (the
     /// sum of the terms where that step is a square root; the distance itself otherwise):
     /// `distances` is [`from_key`](Self::from_key) of it, lane by lane.
-    fn keys(column: __m512, row: __m512) -> __m512;
+    #[inline(always)]
+    fn keys(column: __m512, row: __m512) -> __m512 {
+        Self::distances(column, row)
+    }
     /// The distance of a key, as [`distances`](Self::distances) finishes it.
-    fn from_key(key: f32) -> f32;
+    #[inline(always)]
+    fn from_key(key: f32) -> f32 {
+        key
+    }
     /// About the key of a distance (a start for [`limit`]'s search).
-    fn to_key(distance: f32) -> f32;
+    #[inline(always)]
+    fn to_key(distance: f32) -> f32 {
+        distance
+    }
 }
 
 impl Lanes for Euclidean {
@@ -121,18 +130,6 @@ impl Lanes for Manhattan {
         // SAFETY: as above.
         unsafe { _mm512_add_ps(column, row) }
     }
-    #[inline(always)]
-    fn keys(column: __m512, row: __m512) -> __m512 {
-        Self::distances(column, row)
-    }
-    #[inline(always)]
-    fn from_key(key: f32) -> f32 {
-        key
-    }
-    #[inline(always)]
-    fn to_key(distance: f32) -> f32 {
-        distance
-    }
 }
 
 impl Lanes for Octile {
@@ -149,18 +146,6 @@ impl Lanes for Octile {
             let k = _mm512_set1_ps(std::f32::consts::SQRT_2 - 1.0);
             _mm512_add_ps(_mm512_max_ps(column, row), _mm512_mul_ps(k, _mm512_min_ps(column, row)))
         }
-    }
-    #[inline(always)]
-    fn keys(column: __m512, row: __m512) -> __m512 {
-        Self::distances(column, row)
-    }
-    #[inline(always)]
-    fn from_key(key: f32) -> f32 {
-        key
-    }
-    #[inline(always)]
-    fn to_key(distance: f32) -> f32 {
-        distance
     }
 }
 
