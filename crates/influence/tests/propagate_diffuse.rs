@@ -1,6 +1,8 @@
 //! The row-wise grid kernel, fused steps, parallel steps and time-sliced steps against the
 //! generic rule and single steps, bit for bit.
 
+mod common;
+
 use influence::propagate::{Diffusion, Propagator, Seed, Steps};
 use influence::Cell;
 use influence::{Connectivity, Grid, Layer, Mode, Space};
@@ -64,25 +66,6 @@ fn looped(p: &mut Propagator, grid: &Grid, n: usize, seeds: &[Seed]) {
     }
 }
 
-/// A grid seen only as a [`Space`] (no [`Space::as_grid`]): steps on it take the generic
-/// rule, cell by cell, which the grid kernels must equal.
-struct Generic<'a>(&'a Grid);
-
-impl Space for Generic<'_> {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn is_walkable(&self, i: usize) -> bool {
-        self.0.is_walkable(i)
-    }
-    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
-        self.0.for_each_neighbour(i, visit);
-    }
-    fn position(&self, i: usize) -> influence::glam::Vec3 {
-        self.0.position(i)
-    }
-}
-
 fn bits(layer: &Layer) -> Vec<u32> {
     layer.values().iter().map(|v| v.to_bits()).collect()
 }
@@ -104,7 +87,7 @@ proptest! {
             fast.write_seeds(&grid, &seeds).unwrap();
             generic.write_seeds(&grid, &seeds).unwrap();
             fast.step(&grid, Steps::default()).unwrap();
-            generic.step(&Generic(&grid), Steps::default()).unwrap();
+            generic.step(&common::Generic(&grid), Steps::default()).unwrap();
             prop_assert_eq!(bits(fast.values()), bits(generic.values()));
         }
     }
@@ -127,7 +110,7 @@ proptest! {
                 }
                 Steps { budget, ..Steps::default() }
             };
-            let done = if on_grid { sliced.step(&grid, step) } else { sliced.step(&Generic(&grid), step) };
+            let done = if on_grid { sliced.step(&grid, step) } else { sliced.step(&common::Generic(&grid), step) };
             if done.unwrap() {
                 whole.write_seeds(&grid, &seeds).unwrap();
                 whole.step(&grid, Steps::default()).unwrap();
@@ -180,7 +163,7 @@ fn long_thin_and_tiny_grids_take_the_border_path() {
                     p.write_seeds(&grid, &[Seed::new(0, 1.0)]).unwrap();
                 }
                 fast.step(&grid, Steps::default()).unwrap();
-                generic.step(&Generic(&grid), Steps::default()).unwrap();
+                generic.step(&common::Generic(&grid), Steps::default()).unwrap();
                 assert_eq!(bits(fast.values()), bits(generic.values()), "{w}×{h} {conn:?}");
             }
         }
@@ -207,7 +190,7 @@ fn maps_beyond_the_caches_stream_the_same_bits() {
             fast.write_seeds(&grid, &seeds).unwrap();
             fast.step(&grid, Steps::default()).unwrap();
             generic.write_seeds(&grid, &seeds).unwrap();
-            generic.step(&Generic(&grid), Steps::default()).unwrap();
+            generic.step(&common::Generic(&grid), Steps::default()).unwrap();
         }
         fused.step(&grid, Steps { count: 2, seeds: &seeds, ..Steps::default() }).unwrap();
         assert_eq!(bits(fast.values()), bits(generic.values()), "{conn:?}");

@@ -118,24 +118,6 @@ proptest! {
     }
 }
 
-/// The grid seen only through `Space`: routes on it take the generic search.
-struct Generic<'a>(&'a Grid);
-
-impl Space for Generic<'_> {
-    fn len(&self) -> usize {
-        self.0.len()
-    }
-    fn is_walkable(&self, i: usize) -> bool {
-        self.0.is_walkable(i)
-    }
-    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
-        self.0.for_each_neighbour(i, visit);
-    }
-    fn position(&self, i: usize) -> Vec3 {
-        self.0.position(i)
-    }
-}
-
 proptest! {
     /// The grid's own search (neighbours computed in place) finds the same routes as the
     /// generic search over the same grid, bit for bit, expansions included.
@@ -155,7 +137,7 @@ proptest! {
             let (s, g) = (*a.get(&open), *b.get(&open));
             for h in [Heuristic::Octile, Heuristic::Euclidean, Heuristic::Zero] {
                 let fast = router.find(&grid, s, g, &cost, h).unwrap();
-                let generic = router.find(&Generic(&grid), s, g, &cost, h).unwrap();
+                let generic = router.find(&common::Generic(&grid), s, g, &cost, h).unwrap();
                 prop_assert_eq!(
                     fast.as_ref().map(|r| (&r.cells, r.cost.to_bits(), r.expanded)),
                     generic.as_ref().map(|r| (&r.cells, r.cost.to_bits(), r.expanded))

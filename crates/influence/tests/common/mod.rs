@@ -57,3 +57,22 @@ pub fn stamp_unless_walled(stamper: &mut Stamper, grid: &Grid, layer: &mut Layer
         }
     }
 }
+
+/// A grid seen only as a [`Space`](influence::Space) (no `Space::as_grid`): routes and steps
+/// on it take the generic code, cell by cell, which the grid's own code must equal.
+pub struct Generic<'a>(pub &'a Grid);
+
+impl influence::Space for Generic<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+    fn is_walkable(&self, i: usize) -> bool {
+        self.0.is_walkable(i)
+    }
+    fn for_each_neighbour(&self, i: usize, visit: impl FnMut(usize, f32)) {
+        self.0.for_each_neighbour(i, visit);
+    }
+    fn position(&self, i: usize) -> influence::glam::Vec3 {
+        self.0.position(i)
+    }
+}
