@@ -134,6 +134,24 @@ pub fn run(maps: &[String], budget: Duration, mut progress: impl FnMut(&MapRepor
         .collect()
 }
 
+/// Two teams of 500 units per 65,536 cells of `grid` (linear, radius 8, strength 1–5),
+/// each anywhere in a walkable cell, as a game's units stand (stamping refuses one on a
+/// wall): the units of a frame, here and in the `frame` kernel.
+pub(crate) fn teams(grid: &Grid, rng: &mut Rng) -> [Vec<Source>; 2] {
+    let units = (grid.len() * 500 / 65_536).max(1);
+    let mut team = || {
+        let mut team = Vec::with_capacity(units);
+        while team.len() < units {
+            let at = Vec2::new(rng.range(0.0, grid.width() as f32), rng.range(0.0, grid.height() as f32));
+            if grid.cell_at(at).is_some_and(|c| !grid.is_blocked(c)) {
+                team.push(Source::new(at, rng.range(1.0, 5.0), Falloff::Linear, 8.0).expect("finite"));
+            }
+        }
+        team
+    };
+    [team(), team()]
+}
+
 /// The scene of one frame: the map, both teams, and the cells units route between.
 struct Scene {
     grid: Grid,
@@ -152,18 +170,7 @@ struct Scene {
 impl Scene {
     fn new(grid: Grid) -> Self {
         let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
-        let units = (grid.len() * 500 / 65_536).max(1);
-        let team = |rng: &mut Rng| -> Vec<Source> {
-            let mut team = Vec::with_capacity(units);
-            while team.len() < units {
-                let at = Vec2::new(rng.range(0.0, grid.width() as f32), rng.range(0.0, grid.height() as f32));
-                if grid.cell_at(at).is_some_and(|c| !grid.is_blocked(c)) {
-                    team.push(Source::new(at, rng.range(1.0, 5.0), Falloff::Linear, 8.0).expect("finite"));
-                }
-            }
-            team
-        };
-        let (red, blue) = (team(&mut rng), team(&mut rng));
+        let [red, blue] = teams(&grid, &mut rng);
         let mut danger = Layer::for_space(&grid);
         Stamper::new().stamp_all(&grid, &mut danger, &blue).expect("units stand on walkable cells");
         let (w, h) = (grid.width(), grid.height());

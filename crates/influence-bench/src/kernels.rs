@@ -363,29 +363,12 @@ fn steady(size: usize, decay: f32) -> Runs {
     )
 }
 
-/// Units per team of the `frame` kernel: 500 per 256² (1,000 in all), in proportion.
-fn units(size: usize) -> usize {
-    (size * size * 500 / (256 * 256)).max(1)
-}
-
 /// One frame of a game on a `size` map (8-connected, ~10 % walls): each team's units
 /// stamped into its map, the compound maps, 50 steps of one team's map, 10 top-N queries.
 fn frame(size: usize) -> Runs {
     let grid = walled(size, Connectivity::Eight);
     let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
-    // Units stand on walkable cells, as a game's do (stamping refuses one on a wall).
-    let team = |rng: &mut Rng| -> Vec<Source> {
-        let mut units_ = Vec::with_capacity(units(size));
-        while units_.len() < units(size) {
-            let at = Vec2::new(rng.range(0.0, size as f32), rng.range(0.0, size as f32));
-            let strength = rng.range(1.0, 5.0);
-            if grid.cell_at(at).is_some_and(|c| !grid.is_blocked(c)) {
-                units_.push(Source::new(at, strength, Falloff::Linear, 8.0).expect("finite"));
-            }
-        }
-        units_
-    };
-    let (red, blue) = (team(&mut rng), team(&mut rng));
+    let [red, blue] = crate::frame::teams(&grid, &mut rng);
     let d = Diffusion::new(0.3, 0.5).expect("valid");
     const STEPS: usize = 50;
     const QUERIES: usize = 10;
