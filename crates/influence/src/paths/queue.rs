@@ -7,8 +7,8 @@
 //! against `BinaryHeap`), so results and visit order do not depend on it.
 //!
 //! A sweep starts with a binary heap, which is all in L1 while the queue is small (a path
-//! falloff of a few hundred cells). Past 1,024 keys it becomes a monotone *radix
-//! heap* on the value half: a sweep only queues values no larger than the one it settles,
+//! falloff of a few hundred cells). Past 1,024 keys (an A* search's wider keys: past 64) it
+//! becomes a monotone *radix heap* on the value half: a sweep only queues values no larger than the one it settles,
 //! so bucket `i` holds the keys whose value half first differs from a frame value at bit
 //! `i`, the smallest key is always in the lowest non-empty bucket, and a key only ever moves
 //! to lower buckets, a few times in all, each move a sequential push instead of a sift
