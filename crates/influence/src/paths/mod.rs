@@ -18,11 +18,13 @@
 mod areas;
 mod padded;
 mod queue;
+mod ring;
 
 use crate::space::{Grid, Space};
-pub(crate) use padded::{padded_neighbours, Padded};
+pub(crate) use padded::Padded;
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
+pub(crate) use ring::Ring;
 
 /// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
 /// distances (negation is exact, so distances come out bit for bit as summed).
@@ -225,6 +227,8 @@ pub struct Router {
     nodes: Vec<Node>,
     generation: u32,
     queue: Queue<u128>,
+    /// The grid search's queue.
+    ring: Ring,
     /// The grid of the last grid search, padded (see `paths/padded.rs`).
     padded: Padded,
     /// Whether the last search was a grid search, whose nodes are indexed by padded cell.
@@ -239,10 +243,20 @@ struct Node {
     /// The estimate of the remaining cost, computed when the grid search first reaches the
     /// cell (the generic search does not keep it).
     h: f32,
+    /// The cell the best route found comes from; in the grid search, with [`DONE`] set
+    /// once the cell is expanded at its current cost.
     parent: u32,
     /// Equal to the search's generation when the fields above are current.
     seen: u32,
 }
+
+/// The bit of [`Node::parent`] the grid search sets once a cell is expanded at its current
+/// cost (padded grid cells fit in 31 bits: grids hold at most 2²⁸ cells).
+const DONE: u32 = 1 << 31;
+
+/// The offsets `(dx, dy)` of a padded cell's neighbours, in the order of
+/// [`Padded::steps`].
+const OFFSETS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// The queue key of a search entry: smallest estimate `f` first, then the larger cost so far
 /// `g` (nearer the goal), then the smaller cell. Both are never negative, so their bit
@@ -335,13 +349,28 @@ impl Router {
     }
 
     /// [`astar`](Self::astar) on a grid, entering cell `j` at `d + weight · max(0, layer[j])`
-    /// (`penalties` the layer's values and weight, `None` for length alone) with `h(x, y)` the estimate
-    /// at cell `(x, y)`. The same search as the generic one over the grid (the same
-    /// neighbours in the same order, the same steps, keys and queue, so the same pops, parents
-    /// and bits), on the grid's [`Padded`] penalties, filled once per search: a neighbour
-    /// costs one load and no bounds or wall checks, and each cell's estimate is computed
-    /// once, when the search first reaches it, from coordinates carried along rather than
-    /// divided out of the index.
+    /// (`penalties` the layer's values and weight, `None` for length alone) with `h(x, y)`
+    /// the estimate at cell `(x, y)`: the same steps, estimates and cost sums as the generic
+    /// search over the grid, on the grid's [`Padded`] penalties (a neighbour costs one load,
+    /// no bounds or wall checks; rows filled as the search reaches them) and the grid
+    /// searches' bucket queue ([`Ring`]), keyed by `⌊f / δ⌋` with `δ` the straight step.
+    ///
+    /// Why it stays exact. Cells are taken from the lowest bucket, in no order by value
+    /// inside it, so a cell may be expanded before the best route to it is known; a cheaper
+    /// offer later reopens it (its mark of being expanded, [`DONE`], is cleared) and it is
+    /// expanded again. The first time the goal is taken its cost is only an upper bound
+    /// `best`; the search goes on until the lowest bucket is past `best`'s, expanding only
+    /// cells whose `f` is below `best`. Every cell left then has `f > best`, and with an
+    /// admissible estimate no route through it is cheaper: `best` is the optimum, as the
+    /// generic search's is. The bucket width keeps this cheap: steps are at least `δ`, so
+    /// only cells that share the goal's last bucket, or a bucket with a cheaper route to
+    /// them, are opened twice. Among routes of equal cost the one found may differ from the
+    /// generic search's; which is found is deterministic.
+    ///
+    /// Per cell, which neighbours take an offer is decided without a branch per neighbour
+    /// ([`Padded::offers`]), and each cell's estimate is computed once, when the search
+    /// first reaches it, from coordinates carried along rather than divided out of the
+    /// index. Returns whether the goal was reached and how many cells were expanded.
     pub(crate) fn astar_grid(
         &mut self,
         grid: &Grid,
@@ -360,43 +389,75 @@ impl Router {
         let w = grid.width();
         let (start, goal, h0) =
             (self.padded.pad(start), self.padded.pad(goal), h((start % w) as u32, (start / w) as u32));
-        let gen = self.begin(self.padded.len(), start, h0);
+        let gen = self.begin_nodes(self.padded.len(), start, h0);
+        let Self { nodes, ring, padded, .. } = self;
+        let per_step = 1.0 / padded.straight;
+        let bucket = |f: f32| (f * per_step) as u32; // monotone in f; saturates at infinity
+        ring.clear();
+        ring.push(bucket(h0), start as u32);
+        let (stride, steps) = (padded.stride as u32, padded.steps());
+        // The goal's cost once taken (an upper bound until the search ends), and its bucket.
+        let (mut found, mut best, mut last) = (false, f32::INFINITY, u32::MAX);
         let mut expanded = 0;
-        let Self { nodes, queue, padded, .. } = self;
-        let stride = padded.stride as u32;
-        while let Some(key) = queue.pop() {
-            let (g, p) = search_entry(key);
-            if g > nodes[p].g {
-                continue; // stale: reached more cheaply since
+        while let Some((b, p)) = ring.pop() {
+            if b > last {
+                break; // every cell left has f > best
             }
+            let p = p as usize;
+            let here = nodes[p];
+            if here.parent & DONE != 0 || (found && here.g + here.h >= best) {
+                continue; // expanded at this cost already, or no way to a cheaper goal
+            }
+            nodes[p].parent |= DONE;
             expanded += 1;
             if p == goal {
-                return (true, expanded);
+                (found, best, last) = (true, here.g, bucket(here.g));
+                continue;
             }
             // The cell's padded coordinates: a neighbour's grid coordinates are these plus
             // its offset, less one (the border).
             let (x, y) = (p as u32 % stride, p as u32 / stride);
             padded.ensure_rows(y as usize, blocked, layer, weight);
-            padded_neighbours!(padded, p, |q, d, pen, dx, dy| {
-                let next = g + (d + pen);
+            let g = here.g;
+            let lengths = [padded.straight, padded.diagonal];
+            let pen = &padded.penalty[..];
+            let mut offers = padded.offers(p, |i, q| {
+                let n = nodes[q];
+                (n.seen != gen) | (g + (lengths[(i >> 2) as usize] + pen[q]) < n.g)
+            });
+            while offers != 0 {
+                let i = offers.trailing_zeros();
+                offers &= offers - 1;
+                let q = p.wrapping_add(steps[i as usize]);
+                let next = g + (lengths[(i >> 2) as usize] + pen[q]);
                 let n = &mut nodes[q];
-                if n.seen != gen {
+                if n.seen == gen {
+                    (n.g, n.parent) = (next, p as u32);
+                } else {
+                    let (dx, dy) = OFFSETS[i as usize];
                     let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
                     *n = Node { g: next, h: estimate, parent: p as u32, seen: gen };
-                    queue.push(search_key(next + estimate, next, q));
-                } else if next < n.g {
-                    (n.g, n.parent) = (next, p as u32);
-                    queue.push(search_key(next + n.h, next, q));
                 }
-            });
+                ring.push(bucket(next + n.h), q as u32);
+            }
         }
-        (false, expanded)
+        (found, expanded)
     }
 
     /// Starts a search of `len` nodes from `start`, whose estimate is `h`: a new generation
     /// (the nodes grown when the space is larger than any before, cleared only when the count
     /// wraps), an empty queue holding the start. Returns the generation.
     fn begin(&mut self, len: usize, start: usize, h: f32) -> u32 {
+        let gen = self.begin_nodes(len, start, h);
+        self.queue.clear();
+        self.queue.push(search_key(h, 0.0, start));
+        gen
+    }
+
+    /// Starts a search of `len` nodes from `start`, whose estimate is `h`, without a queue:
+    /// a new generation (the nodes grown when the space is larger than any before, cleared
+    /// only when the count wraps). Returns the generation.
+    fn begin_nodes(&mut self, len: usize, start: usize, h: f32) -> u32 {
         if self.generation == u32::MAX {
             self.nodes.fill(Node::default());
             self.generation = 0;
@@ -405,9 +466,7 @@ impl Router {
             self.nodes.resize(len, Node::default());
         }
         self.generation += 1;
-        self.queue.clear();
         self.nodes[start] = Node { g: 0.0, h, parent: start as u32, seen: self.generation };
-        self.queue.push(search_key(h, 0.0, start));
         self.generation
     }
 
@@ -432,6 +491,9 @@ impl Router {
         out.push(c);
         while c != start {
             c = self.nodes[c].parent as usize;
+            if self.on_grid {
+                c &= !(DONE as usize);
+            }
             out.push(c);
         }
         if self.on_grid {

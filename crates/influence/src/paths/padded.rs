@@ -15,10 +15,11 @@
 //! padded indices order as the grid's do, so keys that break ties on the cell break them the
 //! same way on either.
 //!
-//! [`padded_neighbours!`] is the one expansion of a padded cell, for the A* search
-//! (`Router`) and the flow field alike: the neighbours of
+//! [`Padded::offers`] is the one expansion of a padded cell, for the grid A* (`Router`) and
+//! the flow field alike: the neighbours of
 //! [`Space::for_each_neighbour`](crate::Space::for_each_neighbour) on a grid
-//! (`grid_neighbours!`), in the same order with the same lengths (a unit test checks it).
+//! (`grid_neighbours!`), in the same order with the same lengths (a unit test checks it),
+//! as bits chosen without a branch per neighbour.
 
 use crate::space::{Connectivity, Grid, Space};
 
@@ -156,86 +157,62 @@ impl Padded {
     }
 }
 
-/// The open neighbours of padded cell `$p` of [`Padded`] `$grid`, each as `$body` with `$q`
-/// the neighbour's padded index, `$d` the step's length, `$pen` the neighbour's penalty and
-/// `($dx, $dy)` its offset (`i32` constants): right, left, down, up, then (8-connected)
-/// down-right, down-left, up-right, up-left, a diagonal only when both orthogonal cells beside
-/// it are open, as `grid_neighbours!` gives them. Written out in place: the callers expand
-/// one cell per iteration of their hottest loop.
-macro_rules! padded_neighbours {
-    ($grid:expr, $p:expr, |$q:ident, $d:ident, $pen:ident, $dx:ident, $dy:ident| $body:expr) => {{
-        let grid: &$crate::paths::Padded = $grid;
-        let p: usize = $p;
-        let (s, pen) = (grid.stride, &grid.penalty[..]);
-        // The border keeps every index in range: `p` is an inner cell.
-        let (r, l, dn, up) = (pen[p + 1], pen[p - 1], pen[p + s], pen[p - s]);
-        let (right, left, down, upward) = (!r.is_nan(), !l.is_nan(), !dn.is_nan(), !up.is_nan());
-        let straight = grid.straight;
-        if right {
-            let ($q, $d, $pen, $dx, $dy) = (p + 1, straight, r, 1i32, 0i32);
-            $body;
+impl Padded {
+    /// The index offsets of a padded cell's neighbours, wrapping (add them with
+    /// `wrapping_add`), in the order of [`open`](Self::open)'s bits: right, left, down, up,
+    /// down-right, down-left, up-right, up-left.
+    pub(crate) fn steps(&self) -> [usize; 8] {
+        let s = self.stride;
+        [
+            1,
+            1usize.wrapping_neg(),
+            s,
+            s.wrapping_neg(),
+            s + 1,
+            s - 1,
+            (s - 1).wrapping_neg(),
+            (s + 1).wrapping_neg(),
+        ]
+    }
+
+    /// The neighbours of padded cell `p` (an inner cell) that are open and pass `test`, as
+    /// bits in the order of [`steps`](Self::steps): bit `i` is set when neighbour `q` is not
+    /// a wall (nor the border), for a diagonal (bits 4 to 7, 8-connected grids only) both
+    /// orthogonal cells beside it are open, and `test(i, q)` holds. `test` is called for
+    /// every neighbour, open or not (a wall is still a valid index), and nothing branches
+    /// on it: a search visits the set bits, the neighbours of
+    /// [`Space::for_each_neighbour`] on the grid in its order.
+    #[inline(always)]
+    pub(crate) fn offers(&self, p: usize, mut test: impl FnMut(u32, usize) -> bool) -> u32 {
+        let (s, pen) = (self.stride, &self.penalty[..]);
+        let open = |q: usize| !pen[q].is_nan();
+        let (r, l, d, u) = (open(p + 1), open(p - 1), open(p + s), open(p - s));
+        let straight = u32::from(r & test(0, p + 1))
+            | u32::from(l & test(1, p - 1)) << 1
+            | u32::from(d & test(2, p + s)) << 2
+            | u32::from(u & test(3, p - s)) << 3;
+        if !self.eight {
+            return straight;
         }
-        if left {
-            let ($q, $d, $pen, $dx, $dy) = (p - 1, straight, l, -1i32, 0i32);
-            $body;
-        }
-        if down {
-            let ($q, $d, $pen, $dx, $dy) = (p + s, straight, dn, 0i32, 1i32);
-            $body;
-        }
-        if upward {
-            let ($q, $d, $pen, $dx, $dy) = (p - s, straight, up, 0i32, -1i32);
-            $body;
-        }
-        if grid.eight {
-            let diagonal = grid.diagonal;
-            if right && down {
-                let q = p + s + 1;
-                let v = pen[q];
-                if !v.is_nan() {
-                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, 1i32, 1i32);
-                    $body;
-                }
-            }
-            if left && down {
-                let q = p + s - 1;
-                let v = pen[q];
-                if !v.is_nan() {
-                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, -1i32, 1i32);
-                    $body;
-                }
-            }
-            if right && upward {
-                let q = p - s + 1;
-                let v = pen[q];
-                if !v.is_nan() {
-                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, 1i32, -1i32);
-                    $body;
-                }
-            }
-            if left && upward {
-                let q = p - s - 1;
-                let v = pen[q];
-                if !v.is_nan() {
-                    let ($q, $d, $pen, $dx, $dy) = (q, diagonal, v, -1i32, -1i32);
-                    $body;
-                }
-            }
-        }
-    }};
+        straight
+            | u32::from(r & d & open(p + s + 1) & test(4, p + s + 1)) << 4
+            | u32::from(l & d & open(p + s - 1) & test(5, p + s - 1)) << 5
+            | u32::from(r & u & open(p - s + 1) & test(6, p - s + 1)) << 6
+            | u32::from(l & u & open(p - s - 1) & test(7, p - s - 1)) << 7
+    }
 }
-pub(crate) use padded_neighbours;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::layer::Layer;
 
-    /// The padded expansion gives every cell the neighbours `Space::for_each_neighbour`
-    /// gives it, in the same order, with the same lengths and the offsets of their cells,
-    /// and each open neighbour's penalty as `Cost::step` adds it.
+    /// `offers` gives every cell the neighbours `Space::for_each_neighbour` gives it, in the
+    /// same order, with the same lengths and the offsets of their cells, and each open
+    /// neighbour's penalty as `Cost::step` adds it; it tests every neighbour and keeps only
+    /// those its test passes.
     #[test]
-    fn padded_neighbours_are_the_grids() {
+    fn padded_offers_are_the_grids_neighbours() {
         let rows = ["..@...", ".@..@.", "......", "@..@.."];
         for connectivity in [Connectivity::Eight, Connectivity::Four] {
             let grid =
@@ -247,18 +224,40 @@ mod tests {
             let cost = crate::route::Cost::avoiding(&layer, 0.75).unwrap();
             let mut padded = Padded::default();
             padded.fill(&grid, Some(layer.values()), 0.75);
-            let w = grid.width() as i32;
             for i in (0..grid.len()).filter(|&i| grid.is_walkable(i)) {
                 let mut want = Vec::new();
                 grid.for_each_neighbour(i, |j, d| want.push((j, d.to_bits(), cost.step(d, j).to_bits())));
                 let mut got = Vec::new();
                 let p = padded.pad(i);
                 assert_eq!(padded.unpad(p), i);
-                padded_neighbours!(&padded, p, |q, d, pen, dx, dy| {
-                    let j = padded.unpad(q);
-                    assert_eq!(j as i32, i as i32 + dy * w + dx);
-                    got.push((j, d.to_bits(), (d + pen).to_bits()));
+                let (mut tested, steps) = (0u32, padded.steps());
+                let mut bits = padded.offers(p, |b, q| {
+                    assert_eq!(q, p.wrapping_add(steps[b as usize]));
+                    tested |= 1 << b;
+                    true
                 });
+                let every = if connectivity == Connectivity::Eight { 0xff } else { 0x0f };
+                assert_eq!(tested, every, "cell {i}: every neighbour is tested");
+                while bits != 0 {
+                    let b = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    let q = p.wrapping_add(steps[b as usize]);
+                    let j = padded.unpad(q);
+                    let (x, y) = (
+                        (j % grid.width()) as i32 - (i % grid.width()) as i32,
+                        (j / grid.width()) as i32 - (i / grid.width()) as i32,
+                    );
+                    assert_eq!(
+                        (x, y),
+                        [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)][b as usize]
+                    );
+                    let d = if b < 4 { padded.straight } else { padded.diagonal };
+                    got.push((j, d.to_bits(), (d + padded.penalty[q]).to_bits()));
+                }
+                // A test that fails clears its bit.
+                if connectivity == Connectivity::Eight {
+                    assert_eq!(padded.offers(p, |b, _| b != 4) & 1 << 4, 0);
+                }
                 assert_eq!(got, want, "cell {i}, {connectivity:?}");
             }
         }

@@ -3,7 +3,7 @@
 //! walking to the same goal share one search and follow it at O(1) a step.
 
 use crate::error::Error;
-use crate::paths::{padded_neighbours, Padded, Queue};
+use crate::paths::{Padded, Ring};
 use crate::space::{Grid, Space};
 
 use super::{Cost, Route};
@@ -51,7 +51,6 @@ pub struct FlowField {
     /// What the search knows of each padded cell.
     cells_state: Vec<State>,
     ring: Ring,
-    queue: Buckets,
 }
 
 /// The next step of a cell no goal can be reached from.
@@ -112,24 +111,15 @@ impl FlowField {
         self.padded.fill(grid, layer, weight);
         self.cells = len;
         // Reused at the same size: `resize` only allocates when the map grows.
-        let padded = self.padded.len();
         self.cells_state.clear();
-        self.cells_state.resize(padded, UNREACHED);
-        let per_step = 1.0 / grid.cell_size();
-        let most = layer.map_or(0.0, largest);
-        let longest = grid.cell_size() * std::f32::consts::SQRT_2 + weight * most;
-        // A ring of buckets as long as the longest step, or a radix heap where that would be
-        // too many (a few huge penalties).
-        let span = longest * per_step;
+        self.cells_state.resize(self.padded.len(), UNREACHED);
+        self.ring.clear();
         let goals = goals.iter().map(|&g| self.padded.pad(g) as u32);
-        let search = Search { grid: &self.padded, per_step };
-        if span < RING_MAX as f32 {
-            self.ring.reset(span as usize + 4);
-            search.run(&mut self.cells_state, &mut self.ring, goals);
-        } else {
-            self.queue.clear();
-            search.run(&mut self.cells_state, &mut self.queue, goals);
-        }
+        Search { grid: &self.padded, per_step: 1.0 / grid.cell_size() }.run(
+            &mut self.cells_state,
+            &mut self.ring,
+            goals,
+        );
         Ok(())
     }
 
@@ -183,23 +173,6 @@ impl FlowField {
     }
 }
 
-/// The largest of `values` and 0 (NaN ignored), in eight lanes so that it vectorises: one
-/// running maximum is a chain of dependent instructions as long as the map.
-fn largest(values: &[f32]) -> f32 {
-    let mut lanes = [0.0f32; 8];
-    let chunks = values.chunks_exact(8);
-    let rest = chunks.remainder();
-    for chunk in chunks {
-        for (m, &v) in lanes.iter_mut().zip(chunk) {
-            *m = m.max(v);
-        }
-    }
-    lanes.into_iter().chain(rest.iter().copied()).fold(0.0, f32::max)
-}
-
-/// The most buckets a ring holds; longer steps (huge penalties) use the radix heap.
-const RING_MAX: usize = 1 << 16;
-
 /// One field search: the map and the cost, read in place.
 struct Search<'a> {
     /// The grid's entry penalties.
@@ -209,129 +182,54 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    /// Dijkstra's search from the goals (padded cells) on `queue`: a cell is expanded when
-    /// popped unless it was expanded at its current cost already ([`DONE`], cleared when the
-    /// cost drops), so stale entries need no check of their own. The neighbours are the
-    /// padded grid's (`padded_neighbours!`); a wall's NaN penalty makes no offer (NaN beats
-    /// nothing), but the macro skips walls anyway, for the diagonals' sake. Writing every
-    /// offer's state and queue slot without a branch measured slower: each push then
-    /// updated a bucket's length, a chain through memory eight links long per cell.
-    fn run(&self, state: &mut [State], queue: &mut impl Monotone, goals: impl Iterator<Item = u32>) {
+    /// Dijkstra's search from the goals (padded cells) on the grid searches' bucket queue
+    /// ([`Ring`], one bucket per cheapest step): a cell is expanded when popped unless it was
+    /// expanded at its current cost already ([`DONE`], cleared when the cost drops), so stale
+    /// entries need no check of their own.
+    ///
+    /// Why no order inside a bucket is needed. Every step costs at least one straight step
+    /// `δ`, so a cell settled at cost `c` offers its neighbours at least `c + δ`: a later
+    /// bucket than `c`'s. Cells that share a bucket therefore cannot improve one another, and
+    /// once the buckets below are done, every cell in the lowest bucket holds its final cost,
+    /// in whatever order the bucket is emptied. In `f32` the sum `c + δ` may round down onto
+    /// the bucket's edge; then the offer lands in the bucket being emptied, the cell is
+    /// expanded again at its lower cost, and the costs are still exactly Dijkstra's (the
+    /// search only stops when no offer improves any cell).
+    ///
+    /// Walking from a neighbour into `v` costs `d + penalty(v)`, as [`Cost::step`] adds, so
+    /// a cell makes two offers, straight and diagonal. Which neighbours take them is decided
+    /// without a branch per neighbour — the open ones ([`Padded::offers`]) that the offer
+    /// improves — and only the set bits are visited: eight unpredictable branches a cell
+    /// cost more than the whole search's arithmetic.
+    fn run(&self, state: &mut [State], queue: &mut Ring, goals: impl Iterator<Item = u32>) {
         let grid = self.grid;
         let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
+        let steps = grid.steps();
         for g in goals {
             state[g as usize] = State { cost: 0.0, next: g };
             queue.push(0, g);
         }
-        while let Some(v) = queue.pop() {
+        while let Some((_, v)) = queue.pop() {
             let v = v as usize;
             let here = state[v];
             if here.next & DONE != 0 {
                 continue; // expanded at this cost already
             }
             state[v].next |= DONE;
-            // Walking from a neighbour into `v` costs `d + penalty(v)`, as Cost::step adds.
             let penalty = grid.penalty[v];
-            padded_neighbours!(grid, v, |u, d, _pen, _dx, _dy| {
-                let c = here.cost + (d + penalty);
-                if c < state[u].cost {
-                    state[u] = State { cost: c, next: v as u32 };
-                    queue.push(bucket(c), u as u32);
-                }
-            });
-        }
-    }
-}
-
-/// A queue of cells by bucket number, for keys that never fall below the last popped one.
-trait Monotone {
-    fn push(&mut self, key: u32, cell: u32);
-    /// A cell of the lowest bucket.
-    fn pop(&mut self) -> Option<u32>;
-}
-
-/// Dial's queue: a ring of buckets, one per step width, longer than any step, so the
-/// buckets a search can push to while emptying bucket `b` (up to `b` plus the longest
-/// step, with a margin for rounding) are all distinct slots of the ring. Each bucket is a
-/// stack: no order inside a bucket is needed, and the last cell in is the first out,
-/// deterministically. Why bucketing by the cheapest step is exact: see [`Buckets`].
-#[derive(Debug, Clone, Default)]
-struct Ring {
-    /// The slots; only the first `len` are in use (the rest kept for a longer ring later).
-    slots: Vec<Vec<u32>>,
-    len: usize,
-    /// The bucket being emptied.
-    current: u32,
-    /// Entries in all slots.
-    pending: usize,
-}
-
-impl Ring {
-    /// Empties the ring and makes it at least `len` slots long (a power of two, so a
-    /// bucket's slot is a mask, not a division), keeping the slots' allocations.
-    fn reset(&mut self, len: usize) {
-        let len = len.next_power_of_two();
-        for slot in &mut self.slots {
-            slot.clear();
-        }
-        if self.slots.len() < len {
-            self.slots.resize_with(len, Vec::new);
-        }
-        self.len = len;
-        self.current = 0;
-        self.pending = 0;
-    }
-}
-
-impl Monotone for Ring {
-    #[inline]
-    fn push(&mut self, key: u32, cell: u32) {
-        debug_assert!(key >= self.current && ((key - self.current) as usize) < self.len);
-        let mask = self.len - 1;
-        self.slots[key as usize & mask].push(cell);
-        self.pending += 1;
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        let mask = self.len - 1;
-        while self.pending > 0 {
-            if let Some(c) = self.slots[self.current as usize & mask].pop() {
-                self.pending -= 1;
-                return Some(c);
+            let straight = here.cost + (grid.straight + penalty);
+            let diagonal = here.cost + (grid.diagonal + penalty);
+            let costs = [straight, diagonal];
+            let mut offers = grid.offers(v, |i, u| costs[(i >> 2) as usize] < state[u].cost);
+            let keys = [bucket(straight), bucket(diagonal)];
+            while offers != 0 {
+                let i = offers.trailing_zeros() as usize;
+                offers &= offers - 1;
+                let u = v.wrapping_add(steps[i]);
+                state[u] = State { cost: if i < 4 { straight } else { diagonal }, next: v as u32 };
+                queue.push(keys[i >> 2], u as u32);
             }
-            self.current += 1;
         }
-        None
-    }
-}
-
-/// The flow field's queue when a ring would be too long: the search core's queue
-/// (`paths::Queue`, a radix heap once large) over keys `bucket << 32 | cell`, lowest first.
-///
-/// Why bucketing by the cheapest step is exact. Every step costs at least one straight step
-/// `δ`, so a cell settled at cost `c` offers its neighbours at least `c + δ`: a later bucket
-/// than `c`'s. Cells that share a bucket therefore cannot improve one another, and once the
-/// buckets below are done, every cell in the lowest bucket holds its final cost, in whatever
-/// order the bucket is emptied — no ordering inside a bucket is needed, unlike A*'s
-/// estimated keys, where a larger step can land a neighbour in the same key range. In `f32`
-/// the sum `c + δ` may round down onto the bucket's edge; then the offer lands in the bucket
-/// being emptied, the cell is expanded again at its lower cost, and the costs are still
-/// exactly Dijkstra's (the search only stops when no offer improves any cell). Bucket
-/// numbers never fall below the current one (a cost plus a non-negative step rounds to no
-/// less than the cost, and rounding down a product is monotone), which keeps the radix heap
-/// on its fast path.
-type Buckets = Queue;
-
-impl Monotone for Buckets {
-    #[inline]
-    fn push(&mut self, key: u32, cell: u32) {
-        Queue::push(self, u64::from(key) << 32 | u64::from(cell));
-    }
-
-    #[inline]
-    fn pop(&mut self) -> Option<u32> {
-        Queue::pop(self).map(|k| k as u32)
     }
 }
 
@@ -379,7 +277,7 @@ mod tests {
         let cost = Cost::avoiding(&danger, 1.0).unwrap();
         field.compute(&grid, &[0], &cost).unwrap();
         let held = |f: &FlowField| {
-            let bins: Vec<_> = f.ring.slots.iter().map(|b| (b.as_ptr(), b.capacity())).collect();
+            let bins = f.ring.slot_buffers();
             (f.padded.penalty.as_ptr(), f.cells_state.as_ptr(), bins)
         };
         let before = held(&field);

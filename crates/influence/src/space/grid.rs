@@ -12,7 +12,7 @@ use crate::error::{finite, positive, Error};
 /// beside it are free. The definition of a grid's neighbours, behind
 /// [`Space::for_each_neighbour`]; the searches that expand a grid cell per iteration (A* on
 /// a grid, the flow field) expand it on a padded penalty array instead
-/// (`paths::padded_neighbours!`, checked against this one by a unit test).
+/// (`paths::Padded::offers`, checked against this one by a unit test).
 macro_rules! grid_neighbours {
     ($grid:expr, $i:expr, |$j:ident, $d:ident| $body:expr) => {{
         let grid: &$crate::space::Grid = $grid;
