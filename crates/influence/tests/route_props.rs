@@ -126,7 +126,8 @@ proptest! {
     fn grid_search_costs_what_the_generic_search_costs(
         grid in common::walled_grid(1..20, 0.3, 1.5),
         values in prop::collection::vec(-3.0f32..8.0, 1..20),
-        weight in prop_oneof![Just(0.0f32), 0.0f32..3.0],
+        // Large weights make steps too long for the grid queue's ring: they wait in its heap.
+        weight in prop_oneof![Just(0.0f32), 0.0f32..3.0, 50.0f32..300.0],
         picks in prop::collection::vec((any::<prop::sample::Index>(), any::<prop::sample::Index>()), 1..6),
     ) {
         let layer = layer_for(grid.len(), &values);

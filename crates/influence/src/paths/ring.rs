@@ -11,11 +11,12 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// Buckets the ring holds at once: a power of two, so a bucket's slot is a mask. The
-/// longest step of a grid without a layer spans 2 (a diagonal, `√2 δ`); A* keys also move
-/// by the estimate's change. Steps into cells of larger penalty go to the heap when they
-/// land further ahead.
-const SLOTS: u32 = 256;
+/// Buckets the ring holds at once: a power of two, so a bucket's slot is a mask. A step
+/// moves a flow field's key by its cost in straight steps, and an A* key by up to twice
+/// that in quarter steps (the estimate changes too): 1,024 slots hold every step of
+/// penalty up to about 120 straight steps in A*, 1,000 in a field. Longer steps go to the
+/// heap.
+const SLOTS: u32 = 1024;
 
 /// A monotone queue of cells by bucket number: a pop gives a cell of the lowest bucket, and a
 /// push below the bucket being emptied joins that bucket. Inside a bucket the order is
