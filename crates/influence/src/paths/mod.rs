@@ -8,7 +8,10 @@
 //!
 //! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap. On a
 //! grid, A* and the flow field expand cells on `paths/padded.rs`'s padded array of entry
-//! penalties: one load per neighbour, no bounds or wall checks.
+//! penalties (one load per neighbour, no bounds or wall checks) and queue them in
+//! `paths/ring.rs`'s buckets as wide as a fraction of the cheapest step, which pop in no
+//! order by value inside a bucket: exact for the field as it is, and for A* because it
+//! reopens cells and finishes the goal's bucket (see `Router::astar_grid`).
 //!
 //! Per cell the engine keeps its best value, a generation mark (queued or settled this
 //! sweep) and an optional payload side by side, so one cache line serves a neighbour's
@@ -199,7 +202,8 @@ pub const MAX_SEARCH: usize = u32::MAX as usize;
 /// Reusable search scratch, for routes ([`find`](Router::find) and its kin, in
 /// [`route`](crate::route)) and for walking-distance sweeps ([`sweep`](Router::sweep)): best
 /// costs and parents valid for the current generation only, so a search that touches few
-/// cells of a big map clears nothing, and one queue (a radix heap once large) for both.
+/// cells of a big map clears nothing, and one queue (a radix heap once large) for both; on
+/// a grid, the grid searches' bucket queue.
 ///
 /// ```
 /// use influence::{route::{Cost, Heuristic, Router}, Cell, Grid, Layer};
