@@ -122,11 +122,13 @@ impl Padded {
         let w = self.width;
         let row = &mut self.penalty[y * self.stride + 1..][..w];
         let walls = &blocked[(y - 1) * w..][..w];
-        // Branch-free per cell, so each row vectorises.
+        // Branch-free per cell, so each row vectorises: a wall ORs a quiet NaN's bits into
+        // its penalty (never negative, so the result is a NaN whatever the penalty).
         match layer {
             Some(values) => {
                 for ((p, &wall), &v) in row.iter_mut().zip(walls).zip(&values[(y - 1) * w..][..w]) {
-                    *p = if wall { f32::NAN } else { weight * v.max(0.0) };
+                    let nan = 0u32.wrapping_sub(u32::from(wall)) & 0x7fc0_0000;
+                    *p = f32::from_bits((weight * v.max(0.0)).to_bits() | nan);
                 }
             }
             None => {
