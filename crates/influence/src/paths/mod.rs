@@ -9,8 +9,8 @@
 //! The queue, in `paths/queue.rs`, is a binary heap while small, then a radix heap. On a
 //! grid, A* and the flow field expand cells on `paths/padded.rs`'s padded array of entry
 //! penalties (one load per neighbour, no bounds or wall checks) and queue them in
-//! `paths/ring.rs`'s buckets as wide as a fraction of the cheapest step, which pop in no
-//! order by value inside a bucket: exact for the field as it is, and for A* because it
+//! `paths/ring.rs`'s buckets as wide as the cheapest step or a fraction of it, taken in
+//! no order by value inside a bucket: exact for the field as it is, and for A* because it
 //! reopens cells and finishes the goal's bucket (see `Router::astar_grid`).
 //!
 //! Per cell the engine keeps its best value, a generation mark (queued or settled this
@@ -233,6 +233,8 @@ pub struct Router {
     queue: Queue<u128>,
     /// The grid search's queue.
     ring: Ring,
+    /// The bucket being expanded, taken whole from the ring.
+    bucket_cells: Vec<u32>,
     /// The grid of the last grid search, padded (see `paths/padded.rs`).
     padded: Padded,
     /// Whether the last search was a grid search, whose nodes are indexed by padded cell.
@@ -400,7 +402,7 @@ impl Router {
         let (start, goal, h0) =
             (self.padded.pad(start), self.padded.pad(goal), h((start % w) as u32, (start / w) as u32));
         let gen = self.begin_nodes(self.padded.len(), start, h0);
-        let Self { nodes, ring, padded, .. } = self;
+        let Self { nodes, ring, bucket_cells, padded, .. } = self;
         let per_step = BUCKETS_PER_STEP / padded.straight;
         let bucket = |f: f32| (f * per_step) as u32; // monotone in f; saturates at infinity
         ring.clear();
@@ -409,46 +411,50 @@ impl Router {
         // The goal's cost once taken (an upper bound until the search ends), and its bucket.
         let (mut found, mut best, mut last) = (false, f32::INFINITY, u32::MAX);
         let mut expanded = 0;
-        while let Some((b, p)) = ring.pop() {
+        while let Some(b) = ring.take(bucket_cells) {
             if b > last {
                 break; // every cell left has f > best
             }
-            let p = p as usize;
-            let here = nodes[p];
-            if here.parent & DONE != 0 || (found && here.g + here.h >= best) {
-                continue; // expanded at this cost already, or no way to a cheaper goal
-            }
-            nodes[p].parent |= DONE;
-            expanded += 1;
-            if p == goal {
-                (found, best, last) = (true, here.g, bucket(here.g));
-                continue;
-            }
-            // The cell's padded coordinates: a neighbour's grid coordinates are these plus
-            // its offset, less one (the border).
-            let (x, y) = (p as u32 % stride, p as u32 / stride);
-            padded.ensure_rows(y as usize, blocked, layer, weight);
-            let g = here.g;
-            let lengths = [padded.straight, padded.diagonal];
-            let pen = &padded.penalty[..];
-            let mut offers = padded.offers(p, |i, q| {
-                let n = nodes[q];
-                (n.seen != gen) | (g + (lengths[(i >> 2) as usize] + pen[q]) < n.g)
-            });
-            while offers != 0 {
-                let i = offers.trailing_zeros();
-                offers &= offers - 1;
-                let q = p.wrapping_add(steps[i as usize]);
-                let next = g + (lengths[(i >> 2) as usize] + pen[q]);
-                let n = &mut nodes[q];
-                if n.seen == gen {
-                    (n.g, n.parent) = (next, p as u32);
-                } else {
-                    let (dx, dy) = OFFSETS[i as usize];
-                    let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
-                    *n = Node { g: next, h: estimate, parent: p as u32, seen: gen };
+            // The last pushed first: deeper cells before their siblings, as a stack would
+            // (38,166 expansions across walled256 against 38,499 first pushed first).
+            for &p in bucket_cells.iter().rev() {
+                let p = p as usize;
+                let here = nodes[p];
+                if here.parent & DONE != 0 || (found && here.g + here.h >= best) {
+                    continue; // expanded at this cost already, or no way to a cheaper goal
                 }
-                ring.push(bucket(next + n.h), q as u32);
+                nodes[p].parent |= DONE;
+                expanded += 1;
+                if p == goal {
+                    (found, best, last) = (true, here.g, bucket(here.g));
+                    continue;
+                }
+                // The cell's padded coordinates: a neighbour's grid coordinates are these plus
+                // its offset, less one (the border).
+                let (x, y) = (p as u32 % stride, p as u32 / stride);
+                padded.ensure_rows(y as usize, blocked, layer, weight);
+                let g = here.g;
+                let lengths = [padded.straight, padded.diagonal];
+                let pen = &padded.penalty[..];
+                let mut offers = padded.offers(p, |i, q| {
+                    let n = nodes[q];
+                    (n.seen != gen) | (g + (lengths[(i >> 2) as usize] + pen[q]) < n.g)
+                });
+                while offers != 0 {
+                    let i = offers.trailing_zeros();
+                    offers &= offers - 1;
+                    let q = p.wrapping_add(steps[i as usize]);
+                    let next = g + (lengths[(i >> 2) as usize] + pen[q]);
+                    let n = &mut nodes[q];
+                    if n.seen == gen {
+                        (n.g, n.parent) = (next, p as u32);
+                    } else {
+                        let (dx, dy) = OFFSETS[i as usize];
+                        let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
+                        *n = Node { g: next, h: estimate, parent: p as u32, seen: gen };
+                    }
+                    ring.push(bucket(next + n.h), q as u32);
+                }
             }
         }
         (found, expanded)

@@ -1,12 +1,12 @@
-//! The grid searches' queue: Dial's buckets, one per cheapest step.
+//! The grid searches' queue: Dial's buckets, as wide as the cheapest step or a fraction of it.
 //!
 //! On a grid every step costs at least one straight step `δ` (penalties only add), so the
-//! searches of grids key their cells by `⌊cost / δ⌋` and need no order inside a key: the
+//! searches of grids key their cells by `⌊cost / δ⌋` (A*: `⌊4 f / δ⌋`) and need no order inside a key: the
 //! flow field's Dijkstra and A* alike (see `route/flow.rs` and `Router::astar_grid` for
 //! why each stays exact). [`Ring`] holds the keys a search can reach from the bucket being
-//! emptied in a ring of stacks, so a push and a pop are a `Vec` push and pop with no
-//! comparisons; a key too far ahead for the ring (a huge penalty) waits in a binary heap
-//! and moves into the ring when the ring reaches it.
+//! emptied in a ring of lists, so a push is a `Vec` push with no comparisons and a search
+//! takes a bucket whole and walks it as a slice; a key too far ahead for the ring (a huge
+//! penalty) waits in a binary heap and moves into the ring when the ring reaches it.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -18,13 +18,13 @@ use std::collections::BinaryHeap;
 /// heap.
 const SLOTS: u32 = 1024;
 
-/// A monotone queue of cells by bucket number: a pop gives a cell of the lowest bucket, and a
-/// push below the bucket being emptied joins that bucket. Inside a bucket the order is
-/// deterministic but not by value: the last pushed pops first, and keys that waited in the
-/// heap join their bucket by cell.
+/// A monotone queue of cells by bucket number: [`take`](Self::take) gives the lowest bucket
+/// whole, and a push below the bucket being emptied joins that bucket. Inside a bucket the
+/// order is deterministic but not by value: the order of the pushes, after the keys that
+/// waited in the heap, which join their bucket by cell.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Ring {
-    /// Stack `b % SLOTS` holds the cells of bucket `b`, for `current ≤ b < current + SLOTS`.
+    /// Slot `b % SLOTS` holds the cells of bucket `b`, for `current ≤ b < current + SLOTS`.
     slots: Vec<Vec<u32>>,
     /// The bucket being emptied.
     current: u32,
@@ -60,20 +60,25 @@ impl Ring {
         }
     }
 
-    /// A cell of the lowest bucket, with the bucket, the last pushed first.
+    /// Takes the lowest bucket whole: its number, and its cells copied into `cells`
+    /// (cleared first; each buffer keeps its memory, so once grown nothing is allocated).
+    /// Cells pushed to that bucket meanwhile are taken by the next call. `None` when the
+    /// queue is empty.
     #[inline]
-    pub(crate) fn pop(&mut self) -> Option<(u32, u32)> {
+    pub(crate) fn take(&mut self, cells: &mut Vec<u32>) -> Option<u32> {
+        cells.clear();
         loop {
-            if let Some(cell) = self.slots[(self.current % SLOTS) as usize].pop() {
-                self.held -= 1;
-                return Some((self.current, cell));
+            let slot = &mut self.slots[(self.current % SLOTS) as usize];
+            if !slot.is_empty() {
+                cells.extend_from_slice(slot);
+                slot.clear();
+                self.held -= cells.len();
+                return Some(self.current);
             }
             if self.held == 0 {
-                // Nothing near: jump to the heap's lowest bucket (or stop).
                 let &Reverse(key) = self.far.peek()?;
                 self.current = (key >> 32) as u32;
             } else {
-                // A slot ahead holds a bucket > current, so this cannot overflow.
                 self.current += 1;
             }
             self.take_from_far();
@@ -105,54 +110,61 @@ impl Ring {
 mod tests {
     use super::*;
 
-    /// Pops come in bucket order, the last pushed first within a bucket, across the ring
-    /// and the heap alike; pushes below the current bucket join it.
+    /// Every cell pushed, bucket by bucket, in bucket order.
+    fn drain(ring: &mut Ring) -> Vec<(u32, Vec<u32>)> {
+        let mut cells = Vec::new();
+        std::iter::from_fn(|| ring.take(&mut cells).map(|b| (b, cells.clone()))).collect()
+    }
+
+    /// Buckets come out lowest first, near (in the ring) and far (in the heap) alike, each
+    /// holding exactly the cells pushed to it; pushes below the current bucket join it, and
+    /// pushes to the bucket being taken come out in the next take.
     #[test]
-    fn pops_lowest_bucket_last_in_first() {
+    fn takes_each_bucket_whole_lowest_first() {
         let mut ring = Ring::default();
         ring.clear();
-        let mut want = Vec::new();
+        let mut want = std::collections::BTreeMap::<u32, Vec<u32>>::new();
         // A deterministic scramble of buckets, near and far.
         let mut x = 12345u32;
         for cell in 0..2000u32 {
             x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
             let key = [x % 7, x % 300, x % 5000, u32::MAX - x % 3][(x >> 20) as usize % 4];
             ring.push(key, cell);
-            want.push((key, cell));
+            want.entry(key).or_default().push(cell);
         }
-        // Within a bucket the last pushed pops first: sort by bucket, then push order reversed.
-        want.sort_by_key(|&(k, c)| (k, Reverse(c)));
-        let mut got = Vec::new();
-        while let Some(p) = ring.pop() {
-            got.push(p);
-        }
-        // The heap orders ties by cell (ascending), the ring by push order (descending):
-        // compare bucket sequences and the set of cells per bucket.
-        assert_eq!(got.len(), want.len());
-        assert!(got.windows(2).all(|w| w[0].0 <= w[1].0), "buckets never go down");
-        let mut sorted = got.clone();
-        sorted.sort_by_key(|&(k, c)| (k, Reverse(c)));
-        assert_eq!(sorted, want);
-        // A push below the bucket being emptied joins it.
+        let got = drain(&mut ring);
+        assert!(got.windows(2).all(|w| w[0].0 < w[1].0), "each bucket once, lowest first");
+        let got: std::collections::BTreeMap<u32, Vec<u32>> = got
+            .into_iter()
+            .map(|(b, mut cells)| {
+                cells.sort_unstable();
+                (b, cells)
+            })
+            .collect();
+        assert_eq!(got, want);
+
         ring.clear();
         ring.push(10, 1);
-        assert_eq!(ring.pop(), Some((10, 1)));
-        ring.push(3, 2);
+        let mut cells = Vec::new();
+        assert_eq!(ring.take(&mut cells), Some(10));
+        assert_eq!(cells, [1]);
+        ring.push(3, 2); // below the bucket being taken: joins it
         ring.push(12, 3);
-        assert_eq!(ring.pop(), Some((10, 2)));
-        assert_eq!(ring.pop(), Some((12, 3)));
-        assert_eq!(ring.pop(), None);
+        assert_eq!(ring.take(&mut cells), Some(10));
+        assert_eq!(cells, [2]);
+        assert_eq!(ring.take(&mut cells), Some(12));
+        assert_eq!(cells, [3]);
+        assert_eq!(ring.take(&mut cells), None);
     }
 
-    /// Within one bucket, cells reached through the ring pop last in, first out.
+    /// A bucket's cells come out in the order they were pushed.
     #[test]
-    fn a_bucket_is_a_stack() {
+    fn a_bucket_keeps_its_push_order() {
         let mut ring = Ring::default();
         ring.clear();
         for cell in 0..5 {
             ring.push(2, cell);
         }
-        let order: Vec<_> = std::iter::from_fn(|| ring.pop()).collect();
-        assert_eq!(order, [(2, 4), (2, 3), (2, 2), (2, 1), (2, 0)]);
+        assert_eq!(drain(&mut ring), [(2, vec![0, 1, 2, 3, 4])]);
     }
 }

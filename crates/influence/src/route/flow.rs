@@ -51,6 +51,8 @@ pub struct FlowField {
     /// What the search knows of each padded cell.
     cells_state: Vec<State>,
     ring: Ring,
+    /// The bucket being expanded, taken whole from the ring.
+    bucket: Vec<u32>,
 }
 
 /// The next step of a cell no goal can be reached from.
@@ -118,6 +120,7 @@ impl FlowField {
         Search { grid: &self.padded, per_step: 1.0 / grid.cell_size() }.run(
             &mut self.cells_state,
             &mut self.ring,
+            &mut self.bucket,
             goals,
         );
         Ok(())
@@ -183,9 +186,9 @@ struct Search<'a> {
 
 impl Search<'_> {
     /// Dijkstra's search from the goals (padded cells) on the grid searches' bucket queue
-    /// ([`Ring`], one bucket per cheapest step): a cell is expanded when popped unless it was
-    /// expanded at its current cost already ([`DONE`], cleared when the cost drops), so stale
-    /// entries need no check of their own.
+    /// ([`Ring`], one bucket per cheapest step, each taken whole): a cell is expanded when
+    /// taken unless it was expanded at its current cost already ([`DONE`], cleared when the
+    /// cost drops), so stale entries need no check of their own.
     ///
     /// Why no order inside a bucket is needed. Every step costs at least one straight step
     /// `δ`, so a cell settled at cost `c` offers its neighbours at least `c + δ`: a later
@@ -201,7 +204,13 @@ impl Search<'_> {
     /// without a branch per neighbour — the open ones ([`Padded::offers`]) that the offer
     /// improves — and only the set bits are visited: eight unpredictable branches a cell
     /// cost more than the whole search's arithmetic.
-    fn run(&self, state: &mut [State], queue: &mut Ring, goals: impl Iterator<Item = u32>) {
+    fn run(
+        &self,
+        state: &mut [State],
+        queue: &mut Ring,
+        spare: &mut Vec<u32>,
+        goals: impl Iterator<Item = u32>,
+    ) {
         let grid = self.grid;
         let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
         let steps = grid.steps();
@@ -209,27 +218,31 @@ impl Search<'_> {
             state[g as usize] = State { cost: 0.0, next: g };
             queue.push(0, g);
         }
-        while let Some((_, v)) = queue.pop() {
-            let v = v as usize;
-            let here = state[v];
-            if here.next & DONE != 0 {
-                continue; // expanded at this cost already
-            }
-            state[v].next |= DONE;
-            let penalty = grid.penalty[v];
-            let straight = here.cost + (grid.straight + penalty);
-            let diagonal = here.cost + (grid.diagonal + penalty);
-            let costs = [straight, diagonal];
-            let mut offers = grid.offers(v, |i, u| costs[(i >> 2) as usize] < state[u].cost);
-            let keys = [bucket(straight), bucket(diagonal)];
-            while offers != 0 {
-                let i = offers.trailing_zeros() as usize;
-                offers &= offers - 1;
-                let u = v.wrapping_add(steps[i]);
-                state[u] = State { cost: if i < 4 { straight } else { diagonal }, next: v as u32 };
-                queue.push(keys[i >> 2], u as u32);
+        let mut bucket_cells = std::mem::take(spare);
+        while queue.take(&mut bucket_cells).is_some() {
+            for &v in &bucket_cells {
+                let v = v as usize;
+                let here = state[v];
+                if here.next & DONE != 0 {
+                    continue; // expanded at this cost already
+                }
+                state[v].next |= DONE;
+                let penalty = grid.penalty[v];
+                let straight = here.cost + (grid.straight + penalty);
+                let diagonal = here.cost + (grid.diagonal + penalty);
+                let costs = [straight, diagonal];
+                let mut offers = grid.offers(v, |i, u| costs[(i >> 2) as usize] < state[u].cost);
+                let keys = [bucket(straight), bucket(diagonal)];
+                while offers != 0 {
+                    let i = offers.trailing_zeros() as usize;
+                    offers &= offers - 1;
+                    let u = v.wrapping_add(steps[i]);
+                    state[u] = State { cost: if i < 4 { straight } else { diagonal }, next: v as u32 };
+                    queue.push(keys[i >> 2], u as u32);
+                }
             }
         }
+        *spare = bucket_cells;
     }
 }
 
@@ -278,7 +291,7 @@ mod tests {
         field.compute(&grid, &[0], &cost).unwrap();
         let held = |f: &FlowField| {
             let bins = f.ring.slot_buffers();
-            (f.padded.penalty.as_ptr(), f.cells_state.as_ptr(), bins)
+            (f.padded.penalty.as_ptr(), f.cells_state.as_ptr(), f.bucket.as_ptr(), bins)
         };
         let before = held(&field);
         for _ in 0..3 {
