@@ -231,6 +231,10 @@ pub struct Router {
     nodes: Vec<Node>,
     generation: u32,
     queue: Queue<u128>,
+    /// What the grid search knows of each padded cell.
+    cells: Vec<GridNode>,
+    /// The grid search's generation, counted from 1 (up to [`GRID_GENERATIONS`]).
+    grid_generation: u32,
     /// The grid search's queue.
     ring: Ring,
     /// The bucket being expanded, taken whole from the ring.
@@ -241,24 +245,37 @@ pub struct Router {
     on_grid: bool,
 }
 
-/// What a search knows of one cell, kept together so a step touches one cache line.
+/// What the generic search knows of one cell, kept together so a step touches one cache
+/// line.
 #[derive(Debug, Clone, Copy, Default)]
 struct Node {
     /// Best cost found to the cell.
     g: f32,
-    /// The estimate of the remaining cost, computed when the grid search first reaches the
-    /// cell (the generic search does not keep it).
-    h: f32,
-    /// The cell the best route found comes from; in the grid search, with [`DONE`] set
-    /// once the cell is expanded at its current cost.
+    /// The cell the best route found comes from.
     parent: u32,
     /// Equal to the search's generation when the fields above are current.
     seen: u32,
 }
 
-/// The bit of [`Node::parent`] the grid search sets once a cell is expanded at its current
-/// cost (padded grid cells fit in 31 bits: grids hold at most 2²⁸ cells).
-const DONE: u32 = 1 << 31;
+/// What the grid search knows of one padded cell, in 8 bytes, so that a 512² map's fit in
+/// the second-level cache where [`Node`]s would not: the estimate is recomputed from the
+/// coordinates when needed, and the parent is the step the best route came by.
+#[derive(Debug, Clone, Copy, Default)]
+struct GridNode {
+    /// Best cost found to the cell.
+    g: f32,
+    /// `generation << 5 | done << 4 | step`: the search the cost is of, whether the cell
+    /// was expanded at that cost ([`TAG_DONE`]), and the neighbour bit of
+    /// [`Padded::steps`] the route came by from its parent ([`START`] at the start).
+    tag: u32,
+}
+
+/// [`GridNode::tag`]'s bit for a cell expanded at its current cost.
+const TAG_DONE: u32 = 1 << 4;
+/// [`GridNode::tag`]'s step at the start of a search.
+const START: u32 = 8;
+/// Generations [`GridNode::tag`] can tell apart before the nodes are cleared.
+const GRID_GENERATIONS: u32 = 1 << 27;
 
 /// How many of the grid A*'s buckets one straight step spans. Narrower buckets than the
 /// cheapest step mean fewer cells share a bucket with a cheaper route to them, so fewer are
@@ -352,7 +369,7 @@ impl Router {
                 let next = g + step(d, j);
                 let n = &mut nodes[j];
                 if n.seen != gen || next < n.g {
-                    *n = Node { g: next, h: 0.0, parent: cell as u32, seen: gen };
+                    *n = Node { g: next, parent: cell as u32, seen: gen };
                     queue.push(search_key(next + h(j), next, j));
                 }
             });
@@ -401,8 +418,8 @@ impl Router {
         let w = grid.width();
         let (start, goal, h0) =
             (self.padded.pad(start), self.padded.pad(goal), h((start % w) as u32, (start / w) as u32));
-        let gen = self.begin_nodes(self.padded.len(), start, h0);
-        let Self { nodes, ring, bucket_cells, padded, .. } = self;
+        let gen = self.begin_grid(start);
+        let Self { cells, ring, bucket_cells, padded, .. } = self;
         let per_step = BUCKETS_PER_STEP / padded.straight;
         let bucket = |f: f32| (f * per_step) as u32; // monotone in f; saturates at infinity
         ring.clear();
@@ -419,41 +436,39 @@ impl Router {
             // (38,166 expansions across walled256 against 38,499 first pushed first).
             for &p in bucket_cells.iter().rev() {
                 let p = p as usize;
-                let here = nodes[p];
-                if here.parent & DONE != 0 || (found && here.g + here.h >= best) {
-                    continue; // expanded at this cost already, or no way to a cheaper goal
+                let here = cells[p];
+                if here.tag & TAG_DONE != 0 {
+                    continue; // expanded at this cost already
                 }
-                nodes[p].parent |= DONE;
+                // The cell's padded coordinates: its grid coordinates, and a neighbour's, are
+                // these (plus the neighbour's offset) less one (the border).
+                let (x, y) = (p as u32 % stride, p as u32 / stride);
+                if found && here.g + h(x - 1, y - 1) >= best {
+                    continue; // no way through here to a cheaper goal
+                }
+                cells[p].tag |= TAG_DONE;
                 expanded += 1;
                 if p == goal {
                     (found, best, last) = (true, here.g, bucket(here.g));
                     continue;
                 }
-                // The cell's padded coordinates: a neighbour's grid coordinates are these plus
-                // its offset, less one (the border).
-                let (x, y) = (p as u32 % stride, p as u32 / stride);
                 padded.ensure_rows(y as usize, blocked, layer, weight);
                 let g = here.g;
                 let lengths = [padded.straight, padded.diagonal];
                 let pen = &padded.penalty[..];
                 let mut offers = padded.offers(p, |i, q| {
-                    let n = nodes[q];
-                    (n.seen != gen) | (g + (lengths[(i >> 2) as usize] + pen[q]) < n.g)
+                    let n = cells[q];
+                    (n.tag >> 5 != gen) | (g + (lengths[(i >> 2) as usize] + pen[q]) < n.g)
                 });
                 while offers != 0 {
                     let i = offers.trailing_zeros();
                     offers &= offers - 1;
                     let q = p.wrapping_add(steps[i as usize]);
                     let next = g + (lengths[(i >> 2) as usize] + pen[q]);
-                    let n = &mut nodes[q];
-                    if n.seen == gen {
-                        (n.g, n.parent) = (next, p as u32);
-                    } else {
-                        let (dx, dy) = OFFSETS[i as usize];
-                        let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
-                        *n = Node { g: next, h: estimate, parent: p as u32, seen: gen };
-                    }
-                    ring.push(bucket(next + n.h), q as u32);
+                    cells[q] = GridNode { g: next, tag: gen << 5 | i };
+                    let (dx, dy) = OFFSETS[i as usize];
+                    let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
+                    ring.push(bucket(next + estimate), q as u32);
                 }
             }
         }
@@ -464,16 +479,6 @@ impl Router {
     /// (the nodes grown when the space is larger than any before, cleared only when the count
     /// wraps), an empty queue holding the start. Returns the generation.
     fn begin(&mut self, len: usize, start: usize, h: f32) -> u32 {
-        let gen = self.begin_nodes(len, start, h);
-        self.queue.clear();
-        self.queue.push(search_key(h, 0.0, start));
-        gen
-    }
-
-    /// Starts a search of `len` nodes from `start`, whose estimate is `h`, without a queue:
-    /// a new generation (the nodes grown when the space is larger than any before, cleared
-    /// only when the count wraps). Returns the generation.
-    fn begin_nodes(&mut self, len: usize, start: usize, h: f32) -> u32 {
         if self.generation == u32::MAX {
             self.nodes.fill(Node::default());
             self.generation = 0;
@@ -482,39 +487,53 @@ impl Router {
             self.nodes.resize(len, Node::default());
         }
         self.generation += 1;
-        self.nodes[start] = Node { g: 0.0, h, parent: start as u32, seen: self.generation };
+        self.nodes[start] = Node { g: 0.0, parent: start as u32, seen: self.generation };
+        self.queue.clear();
+        self.queue.push(search_key(h, 0.0, start));
         self.generation
     }
 
-    /// The node of grid cell or space node `cell` in the last search.
-    fn node(&self, cell: usize) -> usize {
-        if self.on_grid {
-            self.padded.pad(cell)
-        } else {
-            cell
+    /// Starts a grid search from padded cell `start`: a new generation (the nodes grown to
+    /// the padded grid, cleared only when the count wraps). Returns the generation.
+    fn begin_grid(&mut self, start: usize) -> u32 {
+        if self.grid_generation == GRID_GENERATIONS - 1 {
+            self.cells.fill(GridNode::default());
+            self.grid_generation = 0;
         }
+        if self.cells.len() < self.padded.len() {
+            self.cells.resize(self.padded.len(), GridNode::default());
+        }
+        self.grid_generation += 1;
+        self.cells[start] = GridNode { g: 0.0, tag: self.grid_generation << 5 | START };
+        self.grid_generation
     }
 
     /// The cost of the best route the last search found to `cell`.
     pub(crate) fn reached(&self, cell: usize) -> f32 {
-        self.nodes[self.node(cell)].g
+        if self.on_grid {
+            self.cells[self.padded.pad(cell)].g
+        } else {
+            self.nodes[cell].g
+        }
     }
 
     /// The cells of the last search's route from `start` to `goal`, appended to `out` in order.
     pub(crate) fn trace(&self, start: usize, goal: usize, out: &mut Vec<usize>) {
         let from = out.len();
-        let (start, mut c) = (self.node(start), self.node(goal));
-        out.push(c);
-        while c != start {
-            c = self.nodes[c].parent as usize;
-            if self.on_grid {
-                c &= !(DONE as usize);
-            }
-            out.push(c);
-        }
         if self.on_grid {
-            for c in &mut out[from..] {
-                *c = self.padded.unpad(*c);
+            let steps = self.padded.steps();
+            let (start, mut c) = (self.padded.pad(start), self.padded.pad(goal));
+            out.push(goal);
+            while c != start {
+                c = c.wrapping_sub(steps[(self.cells[c].tag & 0xf) as usize]);
+                out.push(self.padded.unpad(c));
+            }
+        } else {
+            let mut c = goal;
+            out.push(c);
+            while c != start {
+                c = self.nodes[c].parent as usize;
+                out.push(c);
             }
         }
         out[from..].reverse();
