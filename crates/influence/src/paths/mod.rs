@@ -563,6 +563,31 @@ mod tests {
         assert_eq!(order, vec![(0.0, 1), (0.75, 3), (0.75, 7), (0.5, 9), (1.0, 5), (1.0, 0)]);
     }
 
+    /// When the grid search's generations run out its nodes are cleared, and a search then
+    /// sees none of the old marks: routes across the wrap match a fresh router's.
+    #[test]
+    fn grid_generations_wrap_cleanly() {
+        let grid = Grid::from_rows(&["......", ".@@@..", "...@..", ".@....", "......"]).unwrap();
+        let at = |x, y| grid.index(Cell::new(x, y)).unwrap();
+        let octile = |x: u32, y: u32| {
+            let (dx, dy) = ((x as f32 - 5.0).abs(), (y as f32 - 4.0).abs());
+            dx.max(dy) + (std::f32::consts::SQRT_2 - 1.0) * dx.min(dy)
+        };
+        let route = |router: &mut Router, from: usize| {
+            let (reached, _) = router.astar_grid(&grid, from, at(5, 4), None, octile);
+            let mut cells = Vec::new();
+            router.trace(from, at(5, 4), &mut cells);
+            (reached, router.reached(at(5, 4)).to_bits(), cells)
+        };
+        let mut worn = Router::new();
+        route(&mut worn, at(0, 0)); // sizes the nodes
+        worn.grid_generation = GRID_GENERATIONS - 3;
+        for from in [at(0, 0), at(2, 2), at(0, 4), at(4, 0), at(0, 0)] {
+            assert_eq!(route(&mut worn, from), route(&mut Router::new(), from), "from {from}");
+        }
+        assert!(worn.grid_generation < 4, "the count wrapped");
+    }
+
     fn distances(grid: &Grid, start: usize, limit: f32) -> Vec<Option<f32>> {
         let mut out = vec![None; grid.len()];
         PathScratch::new().sweep(grid, &[(start, 0.0)], limit, |c, d| out[c] = Some(d));
