@@ -17,7 +17,7 @@
 //!
 //! [`Padded::offers`] is the one expansion of a padded cell, for the grid A* (`Router`) and
 //! the flow field alike: the neighbours of
-//! [`Space::for_each_neighbour`](crate::Space::for_each_neighbour) on a grid
+//! [`Space::for_each_neighbour`] on a grid
 //! (`grid_neighbours!`), in the same order with the same lengths (a unit test checks it),
 //! as bits chosen without a branch per neighbour.
 
@@ -161,7 +161,7 @@ impl Padded {
 
 impl Padded {
     /// The index offsets of a padded cell's neighbours, wrapping (add them with
-    /// `wrapping_add`), in the order of [`open`](Self::open)'s bits: right, left, down, up,
+    /// `wrapping_add`), in the order of [`offers`](Self::offers)'s bits: right, left, down, up,
     /// down-right, down-left, up-right, up-left.
     pub(crate) fn steps(&self) -> [usize; 8] {
         let s = self.stride;
