@@ -509,15 +509,6 @@ impl Router {
         self.grid_generation
     }
 
-    /// The cost of the best route the last search found to `cell`.
-    pub(crate) fn reached(&self, cell: usize) -> f32 {
-        if self.on_grid {
-            self.cells[self.padded.pad(cell)].g
-        } else {
-            self.nodes[cell].g
-        }
-    }
-
     /// The cells of the last search's route from `start` to `goal`, appended to `out` in order.
     pub(crate) fn trace(&self, start: usize, goal: usize, out: &mut Vec<usize>) {
         let from = out.len();
@@ -578,7 +569,7 @@ mod tests {
             let (reached, _) = router.astar_grid(&grid, from, at(5, 4), None, octile);
             let mut cells = Vec::new();
             router.trace(from, at(5, 4), &mut cells);
-            (reached, router.reached(at(5, 4)).to_bits(), cells)
+            (reached, cells)
         };
         let mut worn = Router::new();
         route(&mut worn, at(0, 0)); // sizes the nodes

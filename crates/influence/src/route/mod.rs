@@ -269,7 +269,6 @@ impl Router {
             return Ok(false);
         }
         self.trace(start, goal, &mut route.cells);
-        route.cost = self.reached(goal);
         measure(space, cost, route);
         Ok(true)
     }
@@ -287,11 +286,19 @@ fn arc_length<S: Space>(space: &S, a: usize, b: usize) -> f32 {
     step
 }
 
-/// Sets `route`'s length and exposure from its cells, each summed in `f64` (an empty sum is
-/// -0.0 in Rust; `+ 0.0` makes a one-cell route's length 0).
+/// Sets `route`'s cost, length and exposure from its cells: the cost summed in `f32` from
+/// the start, step by step as a search sums it (so an optimal search's route costs its
+/// search's bits, and a route cut short by an overestimating estimate what it really costs),
+/// length and exposure each summed in `f64` (an empty sum is -0.0 in Rust; `+ 0.0` makes a
+/// one-cell route's length 0).
 fn measure<S: Space>(space: &S, cost: &Cost<'_>, route: &mut Route) {
-    route.length =
-        route.cells.windows(2).map(|w| f64::from(arc_length(space, w[0], w[1]))).sum::<f64>() + 0.0;
+    let (mut total, mut length) = (0.0f32, 0.0f64);
+    for w in route.cells.windows(2) {
+        let d = arc_length(space, w[0], w[1]);
+        total += cost.step(d, w[1]);
+        length += f64::from(d);
+    }
+    (route.cost, route.length) = (total, length + 0.0);
     route.exposure = route.cells.iter().map(|&c| f64::from(cost.value(c))).sum::<f64>() + 0.0;
 }
 
