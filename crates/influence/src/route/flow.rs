@@ -48,30 +48,24 @@ pub struct FlowField {
     padded: Padded,
     /// Cells of the grid the field was computed on.
     cells: usize,
-    /// What the search knows of each padded cell.
-    cells_state: Vec<State>,
+    /// Per padded cell, the cost of the cheapest route to a goal (infinite where none).
+    costs: Vec<f32>,
+    /// Per padded cell, the way to its next step: the neighbour bit of
+    /// [`Padded::steps`](crate::paths::Padded) the cell was offered its cost by, [`GOAL`] or
+    /// [`UNREACHED`], with [`DONE`] once the cell is expanded at its cost. One byte beside a
+    /// cost instead of a whole next-cell index: a 512² map's field fits the caches better.
+    ways: Vec<u8>,
     ring: Ring,
     /// The bucket being expanded, taken whole from the ring.
     bucket: Vec<u32>,
 }
 
-/// The next step of a cell no goal can be reached from.
-const NONE: u32 = u32::MAX;
-/// The bit of [`State::next`] set once the cell is expanded at its current cost (cells and
-/// padded cells fit in 29 bits: grids hold at most 2²⁸ cells).
-const DONE: u32 = 1 << 31;
-
-/// One padded cell's cost to the nearest goal (infinite where no goal can be reached) and
-/// next step (the padded cell; the cell itself at a goal, [`NONE`] where unreachable; with
-/// [`DONE`] once expanded), side by side so that an offer reads and writes one place.
-#[derive(Debug, Clone, Copy)]
-struct State {
-    cost: f32,
-    next: u32,
-}
-
-/// A cell no offer has reached.
-const UNREACHED: State = State { cost: f32::INFINITY, next: NONE };
+/// The way of a goal: its next step is itself.
+const GOAL: u8 = 8;
+/// The way of a cell no offer has reached.
+const UNREACHED: u8 = 15;
+/// The bit of a way set once the cell is expanded at its current cost.
+const DONE: u8 = 1 << 7;
 
 impl FlowField {
     /// An empty field; it grows to the map's size on first use.
@@ -97,8 +91,8 @@ impl FlowField {
         if let Some(layer) = cost.layer {
             assert_eq!(layer.len(), len, "cost layer was not made for this grid");
         }
-        if len >= NONE as usize {
-            return Err(Error::TooMany { what: "cells", count: len, max: NONE as usize - 1 });
+        if len >= u32::MAX as usize {
+            return Err(Error::TooMany { what: "cells", count: len, max: u32::MAX as usize - 1 });
         }
         for &g in goals {
             if g >= len {
@@ -113,12 +107,15 @@ impl FlowField {
         self.padded.fill(grid, layer, weight);
         self.cells = len;
         // Reused at the same size: `resize` only allocates when the map grows.
-        self.cells_state.clear();
-        self.cells_state.resize(self.padded.len(), UNREACHED);
+        self.costs.clear();
+        self.costs.resize(self.padded.len(), f32::INFINITY);
+        self.ways.clear();
+        self.ways.resize(self.padded.len(), UNREACHED);
         self.ring.clear();
         let goals = goals.iter().map(|&g| self.padded.pad(g) as u32);
         Search { grid: &self.padded, per_step: 1.0 / grid.cell_size() }.run(
-            &mut self.cells_state,
+            &mut self.costs,
+            &mut self.ways,
             &mut self.ring,
             &mut self.bucket,
             goals,
@@ -135,15 +132,18 @@ impl FlowField {
     /// reached (or `cell` is outside the field).
     pub fn cost_to_goal(&self, cell: usize) -> Option<f32> {
         let p = self.slot(cell)?;
-        let state = self.cells_state[p];
-        (state.next != NONE).then_some(state.cost)
+        (self.ways[p] & !DONE != UNREACHED).then_some(self.costs[p])
     }
 
     /// The cell to step to from `cell` on a cheapest route to a goal (`cell` itself at a
     /// goal); `None` where no goal can be reached.
     pub fn next_step(&self, cell: usize) -> Option<usize> {
-        let n = self.cells_state[self.slot(cell)?].next;
-        (n != NONE).then(|| self.padded.unpad((n & !DONE) as usize))
+        let p = self.slot(cell)?;
+        match self.ways[p] & !DONE {
+            UNREACHED => None,
+            GOAL => Some(cell),
+            i => Some(self.padded.unpad(p.wrapping_sub(self.padded.steps()[i as usize]))),
+        }
     }
 
     /// The route from `start` to its goal read off the field, written into `route` (its
@@ -158,19 +158,16 @@ impl FlowField {
         route.cells.clear();
         *route = Route { cells: std::mem::take(&mut route.cells), ..Route::default() };
         let Some(mut c) = self.next_step(start) else { return false };
-        let mut total = 0.0f32;
         route.cells.push(start);
         let mut at = start;
         while c != at {
             if route.cells.len() > self.cells {
                 break; // not a field of this grid: never loop
             }
-            total += cost.step(super::arc_length(grid, at, c), c);
             route.cells.push(c);
             at = c;
             c = self.next_step(at).unwrap_or(at);
         }
-        route.cost = total;
         super::measure(grid, cost, route);
         true
     }
@@ -206,7 +203,8 @@ impl Search<'_> {
     /// cost more than the whole search's arithmetic.
     fn run(
         &self,
-        state: &mut [State],
+        costs: &mut [f32],
+        ways: &mut [u8],
         queue: &mut Ring,
         spare: &mut Vec<u32>,
         goals: impl Iterator<Item = u32>,
@@ -215,29 +213,28 @@ impl Search<'_> {
         let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
         let steps = grid.steps();
         for g in goals {
-            state[g as usize] = State { cost: 0.0, next: g };
+            (costs[g as usize], ways[g as usize]) = (0.0, GOAL);
             queue.push(0, g);
         }
         let mut bucket_cells = std::mem::take(spare);
         while queue.take(&mut bucket_cells).is_some() {
             for &v in &bucket_cells {
                 let v = v as usize;
-                let here = state[v];
-                if here.next & DONE != 0 {
+                if ways[v] & DONE != 0 {
                     continue; // expanded at this cost already
                 }
-                state[v].next |= DONE;
-                let penalty = grid.penalty[v];
-                let straight = here.cost + (grid.straight + penalty);
-                let diagonal = here.cost + (grid.diagonal + penalty);
-                let costs = [straight, diagonal];
-                let mut offers = grid.offers(v, |i, u| costs[(i >> 2) as usize] < state[u].cost);
+                ways[v] |= DONE;
+                let (here, penalty) = (costs[v], grid.penalty[v]);
+                let straight = here + (grid.straight + penalty);
+                let diagonal = here + (grid.diagonal + penalty);
+                let offer = [straight, diagonal];
+                let mut offers = grid.offers(v, |i, u| offer[(i >> 2) as usize] < costs[u]);
                 let keys = [bucket(straight), bucket(diagonal)];
                 while offers != 0 {
                     let i = offers.trailing_zeros() as usize;
                     offers &= offers - 1;
                     let u = v.wrapping_add(steps[i]);
-                    state[u] = State { cost: if i < 4 { straight } else { diagonal }, next: v as u32 };
+                    (costs[u], ways[u]) = (offer[i >> 2], i as u8);
                     queue.push(keys[i >> 2], u as u32);
                 }
             }
@@ -291,7 +288,7 @@ mod tests {
         field.compute(&grid, &[0], &cost).unwrap();
         let held = |f: &FlowField| {
             let bins = f.ring.slot_buffers();
-            (f.padded.penalty.as_ptr(), f.cells_state.as_ptr(), f.bucket.as_ptr(), bins)
+            (f.padded.penalty.as_ptr(), f.costs.as_ptr(), f.ways.as_ptr(), f.bucket.as_ptr(), bins)
         };
         let before = held(&field);
         for _ in 0..3 {
