@@ -96,6 +96,12 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         bytes / 32 * if EIGHT { 5 } else { 1 }
     }
 
+    /// One bit a cell (four more with 8 neighbours), in the chunks' frame.
+    #[inline(always)]
+    fn layout(&self) -> Option<usize> {
+        Some(1 + self.q + if EIGHT { 16 } else { 0 })
+    }
+
     #[inline(always)]
     fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
         let rows = [grid.free_bits(y.wrapping_sub(1)), grid.free_bits(y), grid.free_bits(y + 1)];

@@ -22,6 +22,7 @@ use std::ops::Range;
 
 use super::diffuse::{Diffusion, Rule};
 use super::seed::Seed;
+use super::single::{single, KeptWalls};
 use crate::space::Grid;
 
 /// A row function and the form of wall data it reads, so that one pipeline serves every
@@ -33,6 +34,10 @@ pub(super) trait RowKernel: Copy {
     fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs;
     /// Words of wall data per row.
     fn mask_len(&self, width: usize) -> usize;
+    /// Which form of wall data `fill` writes, if it is compact enough (a few bits a cell) to
+    /// keep for a whole band of rows from step to step ([`single`](super::single)): kernels
+    /// with the same layout write the same words. `None` when it is as large as the map.
+    fn layout(&self) -> Option<usize>;
     /// The wall data of row `y` (inside the grid), from the grid's walls in whichever form
     /// suits the kernel.
     fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]);
@@ -78,6 +83,8 @@ pub(super) struct Scratch {
     values: Vec<f32>,
     /// The masks of the rows in flight, then one row of zero masks (blocked).
     masks: Vec<u32>,
+    /// The wall data a single step keeps.
+    kept: KeptWalls,
 }
 
 impl Scratch {
@@ -85,6 +92,7 @@ impl Scratch {
     pub(super) fn heap_bytes(&self) -> usize {
         self.values.capacity() * std::mem::size_of::<f32>()
             + self.masks.capacity() * std::mem::size_of::<u32>()
+            + self.kept.heap_bytes()
     }
 }
 
@@ -99,11 +107,11 @@ pub(super) fn max_fused(width: usize) -> usize {
 }
 
 /// How many rows below the one it computes the first step asks for the input's rows.
-const AHEAD: usize = 3;
+pub(super) const AHEAD: usize = 3;
 
 /// Maps of fewer cells (a 1 MiB layer) are not prefetched: their input is in the caches
 /// already, and a prefetch per chunk only takes a load's place.
-const PREFETCH_CELLS: usize = 1 << 18;
+pub(super) const PREFETCH_CELLS: usize = 1 << 18;
 
 /// Maps of at least this many cells (a 16 MiB layer, or 2048 × 2048) have their pass's
 /// output written past the caches (non-temporal stores, where the kernel has them): the
@@ -142,6 +150,9 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     let (w, h) = (grid.width(), grid.height());
     assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
     debug_assert!(rows.end <= h && out.len() == rows.len() * w);
+    if single(kernel, pass, out, &mut scratch.kept) {
+        return;
+    }
     let k = &kernel.coefs(grid, diffusion);
     // Whether this pass's output goes past the caches (the intermediate rings never do).
     let stream = input.len() >= STREAM_CELLS;
