@@ -20,9 +20,20 @@ use crate::space::Grid;
 /// work per row is small beside the row's.
 pub(super) const KEEP_CELLS: usize = 1 << 20;
 
-/// The wall data of a band's rows, kept from pass to pass (one per band of rows).
+/// The wall data of a band's rows, kept from pass to pass (one per band of rows), in two
+/// slots: a propagator's two buffers may sit at different offsets from a cache line, and the
+/// AVX-512 kernel's wall data follows the offset of the buffer it reads, so steps alternate
+/// between two forms of it.
 #[derive(Debug, Clone, Default)]
 pub(super) struct KeptWalls {
+    slots: [Kept; 2],
+    /// The slot to make anew when neither matches.
+    next: usize,
+}
+
+/// One slot of [`KeptWalls`].
+#[derive(Debug, Clone, Default)]
+struct Kept {
     /// What the data was made for: the kernel's layout, the grid's width and height, and the
     /// first and end row of the data.
     key: Option<[usize; 5]>,
@@ -38,9 +49,14 @@ pub(super) struct KeptWalls {
 impl KeptWalls {
     /// Bytes held on the heap.
     pub(super) fn heap_bytes(&self) -> usize {
-        (self.free.capacity() * std::mem::size_of::<u64>())
-            + (self.data.capacity() + self.none.capacity()) * std::mem::size_of::<u32>()
-            + self.zeros.capacity() * std::mem::size_of::<f32>()
+        self.slots
+            .iter()
+            .map(|s| {
+                (s.free.capacity() * std::mem::size_of::<u64>())
+                    + (s.data.capacity() + s.none.capacity()) * std::mem::size_of::<u32>()
+                    + s.zeros.capacity() * std::mem::size_of::<f32>()
+            })
+            .sum()
     }
 
     /// The wall data of `rows` for `kernel` (made of `layout`), made anew unless kept; then
@@ -54,26 +70,30 @@ impl KeptWalls {
         rows: Range<usize>,
     ) -> (&[u32], &[f32], &[u32]) {
         let (w, h) = (grid.width(), grid.height());
-        let key = [layout, w, h, rows.start, rows.end];
+        let key = Some([layout, w, h, rows.start, rows.end]);
         let read = rows.start.saturating_sub(1)..(rows.end + 1).min(h);
         let free = grid.free_rows(read);
-        if self.key != Some(key) || self.free != free {
+        let i = self.slots.iter().position(|s| s.key == key).unwrap_or_else(|| {
+            self.next ^= 1;
+            self.next ^ 1
+        });
+        let slot = &mut self.slots[i];
+        if slot.key != key || slot.free != free {
             let len = kernel.mask_len(w);
-            self.key = None;
-            self.free.clear();
-            self.free.extend_from_slice(free);
-            self.data.clear();
-            self.data.resize(rows.len() * len, 0);
-            for (y, out) in rows.clone().zip(self.data.chunks_exact_mut(len)) {
+            slot.free.clear();
+            slot.free.extend_from_slice(free);
+            slot.data.clear();
+            slot.data.resize(rows.len() * len, 0);
+            for (y, out) in rows.clone().zip(slot.data.chunks_exact_mut(len)) {
                 kernel.fill(grid, y, out);
             }
-            self.key = Some(key);
-            self.zeros.clear();
-            self.zeros.resize(w, 0.0);
-            self.none.clear();
-            self.none.resize(len, 0);
+            slot.key = key;
+            slot.zeros.clear();
+            slot.zeros.resize(w, 0.0);
+            slot.none.clear();
+            slot.none.resize(len, 0);
         }
-        (&self.data, &self.zeros, &self.none)
+        (&slot.data, &slot.zeros, &slot.none)
     }
 }
 
@@ -120,6 +140,8 @@ pub(super) fn single<K: RowKernel>(
 #[cfg(test)]
 mod tests {
     use super::super::diffuse::{generic_cells, Diffusion};
+    use super::super::dispatch;
+    use super::super::fused::{Pass, Scratch};
     use super::super::{Propagator, Steps};
     use crate::space::{Connectivity, Grid, Space};
     use crate::Cell;
@@ -191,6 +213,45 @@ mod tests {
                             "{w}×{h}, {conn:?}, {d:?}, round {round}"
                         );
                     }
+                }
+            }
+        }
+    }
+
+    /// Inputs at every offset from a cache line, alternating as a propagator's two buffers
+    /// may, on walls that change now and then: each pass gives the generic rule's bits.
+    #[test]
+    fn kept_walls_serve_inputs_at_any_offset() {
+        for (w, h) in [(16, 3), (48, 5), (64, 2), (96, 9), (37, 4)] {
+            for conn in [Connectivity::Four, Connectivity::Eight] {
+                let mut next = stream((w * 77 + h) as u64);
+                let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
+                for i in 0..w * h {
+                    grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
+                }
+                let d = Diffusion::new(0.4, 0.6).unwrap();
+                let mut scratch = Scratch::default();
+                let mut buffer = vec![0.0; w * h + 16];
+                for round in 0..24 {
+                    if round % 7 == 6 {
+                        let i = (next() % (w * h) as u64) as usize;
+                        let blocked = grid.is_blocked(Cell::new(i % w, i / w));
+                        grid.set_blocked(Cell::new(i % w, i / w), !blocked).unwrap();
+                    }
+                    let offset = [0, 5, 0, 5, 11, 3][round % 6];
+                    let input = &mut buffer[offset..][..w * h];
+                    for (i, v) in input.iter_mut().enumerate() {
+                        *v = if grid.is_walkable(i) { (next() % 1000) as f32 / 100.0 } else { 0.0 };
+                    }
+                    let input = &buffer[offset..][..w * h];
+                    let pass = Pass { grid: &grid, diffusion: &d, input, rows: 0..h, steps: 1, seeds: &[] };
+                    let mut out = vec![9.0; w * h];
+                    dispatch::run(&pass, &mut out, &mut scratch);
+                    assert_eq!(
+                        bits(&out),
+                        bits(&generic(&grid, input, &d)),
+                        "{w}×{h}, {conn:?}, round {round}"
+                    );
                 }
             }
         }
