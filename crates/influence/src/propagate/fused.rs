@@ -8,7 +8,8 @@
 //! pipeline is written once for every kernel (portable, AVX-512): each brings its own row
 //! function and form of wall data through [`RowKernel`], defined here with the per-step
 //! constants ([`Coefs`]) it reads, so the kernels depend on the pipeline and not the other
-//! way round. A single step is a pass of one step.
+//! way round. A single step is a pass of one step (except on the AVX-512 kernel and maps of at
+//! most 2²⁰ cells, where [`single`](super::single) runs it without rings).
 //!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
@@ -22,7 +23,6 @@ use std::ops::Range;
 
 use super::diffuse::{Diffusion, Rule};
 use super::seed::Seed;
-use super::single::{single, KeptWalls};
 use crate::space::Grid;
 
 /// A row function and the form of wall data it reads, so that one pipeline serves every
@@ -84,7 +84,7 @@ pub(super) struct Scratch {
     /// The masks of the rows in flight, then one row of zero masks (blocked).
     masks: Vec<u32>,
     /// The wall data a single step keeps.
-    kept: KeptWalls,
+    pub(super) kept: KeptWalls,
 }
 
 impl Scratch {
@@ -93,6 +93,46 @@ impl Scratch {
         self.values.capacity() * std::mem::size_of::<f32>()
             + self.masks.capacity() * std::mem::size_of::<u32>()
             + self.kept.heap_bytes()
+    }
+}
+
+/// The wall data of a band's rows, kept from pass to pass (one per band of rows), in two
+/// slots: a propagator's two buffers may sit at different offsets from a cache line, and the
+/// AVX-512 kernel's wall data follows the offset of the buffer it reads, so steps alternate
+/// between two forms of it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct KeptWalls {
+    pub(super) slots: [Kept; 2],
+    /// The slot to make anew when neither matches.
+    pub(super) next: usize,
+}
+
+/// One slot of [`KeptWalls`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct Kept {
+    /// What the data was made for: the kernel's layout, the grid's width and height, and the
+    /// first and end row of the data.
+    pub(super) key: Option<[usize; 5]>,
+    /// The grid's free-cell bits the data was made from: its rows and the row either side.
+    pub(super) free: Vec<u64>,
+    /// `mask_len(width)` words per row.
+    pub(super) data: Vec<u32>,
+    /// A row of zeros and a row of blocked cells' wall data, for the rows beyond the grid.
+    pub(super) zeros: Vec<f32>,
+    pub(super) none: Vec<u32>,
+}
+
+impl KeptWalls {
+    /// Bytes held on the heap.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.slots
+            .iter()
+            .map(|s| {
+                (s.free.capacity() * std::mem::size_of::<u64>())
+                    + (s.data.capacity() + s.none.capacity()) * std::mem::size_of::<u32>()
+                    + s.zeros.capacity() * std::mem::size_of::<f32>()
+            })
+            .sum()
     }
 }
 
@@ -150,9 +190,6 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     let (w, h) = (grid.width(), grid.height());
     assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
     debug_assert!(rows.end <= h && out.len() == rows.len() * w);
-    if single(kernel, pass, out, &mut scratch.kept) {
-        return;
-    }
     let k = &kernel.coefs(grid, diffusion);
     // Whether this pass's output goes past the caches (the intermediate rings never do).
     let stream = input.len() >= STREAM_CELLS;

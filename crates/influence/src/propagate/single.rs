@@ -5,14 +5,14 @@
 //! bookkeeping and on making the row's wall data as a 256-cell row spends on its cells. A
 //! single step needs no rings, and its wall data changes only with the walls: kernels whose
 //! wall data is compact (a few bits a cell, [`RowKernel::layout`]) make it once for the rows
-//! of a band and keep it with the free-cell bits it was made from; each later pass compares
+//! of a band and keep it ([`KeptWalls`]) with the free-cell bits it was made from; each later pass compares
 //! those bits with the grid's (an eighth of a byte a cell, against the step's eight) and
 //! makes it again only when they differ, or when the kernel, the grid's size or the band
 //! changed.
 
 use std::ops::Range;
 
-use super::fused::{Hints, Pass, RowKernel, AHEAD, PREFETCH_CELLS, STREAM_CELLS};
+use super::fused::{Hints, KeptWalls, Pass, RowKernel, AHEAD, PREFETCH_CELLS, STREAM_CELLS};
 use crate::space::Grid;
 
 /// Maps of more cells than this (a 4 MiB layer) step through the pipeline: beyond the
@@ -20,45 +20,7 @@ use crate::space::Grid;
 /// work per row is small beside the row's.
 pub(super) const KEEP_CELLS: usize = 1 << 20;
 
-/// The wall data of a band's rows, kept from pass to pass (one per band of rows), in two
-/// slots: a propagator's two buffers may sit at different offsets from a cache line, and the
-/// AVX-512 kernel's wall data follows the offset of the buffer it reads, so steps alternate
-/// between two forms of it.
-#[derive(Debug, Clone, Default)]
-pub(super) struct KeptWalls {
-    slots: [Kept; 2],
-    /// The slot to make anew when neither matches.
-    next: usize,
-}
-
-/// One slot of [`KeptWalls`].
-#[derive(Debug, Clone, Default)]
-struct Kept {
-    /// What the data was made for: the kernel's layout, the grid's width and height, and the
-    /// first and end row of the data.
-    key: Option<[usize; 5]>,
-    /// The grid's free-cell bits the data was made from: its rows and the row either side.
-    free: Vec<u64>,
-    /// `mask_len(width)` words per row.
-    data: Vec<u32>,
-    /// A row of zeros and a row of blocked cells' wall data, for the rows beyond the grid.
-    zeros: Vec<f32>,
-    none: Vec<u32>,
-}
-
 impl KeptWalls {
-    /// Bytes held on the heap.
-    pub(super) fn heap_bytes(&self) -> usize {
-        self.slots
-            .iter()
-            .map(|s| {
-                (s.free.capacity() * std::mem::size_of::<u64>())
-                    + (s.data.capacity() + s.none.capacity()) * std::mem::size_of::<u32>()
-                    + s.zeros.capacity() * std::mem::size_of::<f32>()
-            })
-            .sum()
-    }
-
     /// The wall data of `rows` for `kernel` (made of `layout`), made anew unless kept; then
     /// a row of zeros and one of blocked cells' wall data.
     #[inline(always)]
