@@ -15,12 +15,15 @@
 //!   one cell left and right come from the chunks already loaded, shifted by a lane.
 //! * Walls are bit rows made once per row from the grid's free-cell bits
 //!   ([`Grid::free_bits`]), in the chunks' frame: the free cells and, with 8 neighbours,
-//!   the cells whose four diagonals each count (both orthogonal cells beside the diagonal
-//!   free). They enter the arithmetic as AVX-512 mask registers: a gated diagonal is a
-//!   masked maximum, and the cell's own wall and the threshold cut share one masked
-//!   compare. (Loading five mask registers per chunk is what the 8-neighbour step pays for
-//!   its walls on AMD's Zen 4 and 5, about a fifth of its time; gate bytes widened to lane
-//!   masks and combined with AND cost as much, in their memory traffic.)
+//!   the open squares (2 × 2 cells of this row and the next, all free; see [`fill`]). They
+//!   enter the arithmetic as AVX-512 mask registers, and the cell's own wall and the
+//!   threshold cut share one masked compare. A diagonal counts when the square it crosses
+//!   is open: a masked maximum for the one up-right (down-right), and for the one up-left
+//!   (down-left) the row's values masked by its squares and shifted a lane, so that each
+//!   row of squares is one mask register. (AMD's Zen 4 and 5 write about one mask register
+//!   a cycle: with four diagonal gates, five registers a chunk were about a fifth of the
+//!   8-neighbour step's time; gate bytes widened to lane masks and combined with AND cost as
+//!   much, in their memory traffic.)
 //! * With exponential decay and a factor above 0, the product of a non-negative maximum is
 //!   never negative or NaN, so the maximum with 0 after it is skipped.
 //! * The first step of a pass prefetches the input a few rows ahead: on maps beyond the
@@ -89,16 +92,22 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         Coefs::new::<R>(grid, d)
     }
 
-    /// The free cells' bit row, then with 8 neighbours the four gates' (see [`fill`]).
+    /// The free cells' bit row, then with 8 neighbours the open squares' (see [`fill`]).
     #[inline(always)]
     fn mask_len(&self, width: usize) -> usize {
         let bytes = self.gate_len(width);
-        bytes / 32 * if EIGHT { 5 } else { 1 }
+        bytes / 32 * if EIGHT { 2 } else { 1 }
+    }
+
+    /// One bit a cell (one more with 8 neighbours), in the chunks' frame.
+    #[inline(always)]
+    fn layout(&self) -> Option<usize> {
+        Some(1 + self.q + if EIGHT { 16 } else { 0 })
     }
 
     #[inline(always)]
     fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
-        let rows = [grid.free_bits(y.wrapping_sub(1)), grid.free_bits(y), grid.free_bits(y + 1)];
+        let rows = [grid.free_bits(y), grid.free_bits(y + 1)];
         let len = self.gate_len(grid.width());
         assert_eq!(out.len(), self.mask_len(grid.width()), "wall data of another width");
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
@@ -110,8 +119,9 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         let Hints { ahead, stream } = hints;
         // The shortcut holds for exponential decay with a factor above 0 (see the module docs).
         let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
-        let walls = masks[1];
-        assert_eq!(walls.len(), self.mask_len(out.len()), "wall data of another width");
+        let walls = [masks[0], masks[1]];
+        let len = self.mask_len(out.len());
+        assert!(walls[0].len() == len && walls[1].len() == len, "wall data of another width");
         let q = self.q;
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal) => {
@@ -136,48 +146,40 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
 }
 
 /// Writes the wall data of a row into `out`, from the free-cell bits ([`Grid::free_bits`])
-/// of the rows above, here and below (empty beyond the grid), in a frame shifted `q` cells
-/// left (index `i` is cell `i − q`; cells outside the row are never free), `len` cells long:
+/// of the row and the row below (empty beyond the grid), in a frame shifted `q` cells left
+/// (index `i` is cell `i − q`; cells outside the row are never free), `len` cells long:
 ///
 /// * a bit row of the free cells;
-/// * with 8 neighbours, four more: the cells whose diagonal neighbour up-left, up-right,
-///   down-left, down-right counts — both orthogonal cells beside it free (no corner
-///   cutting).
+/// * with 8 neighbours, one more: the open squares, cell `x` standing for the square of
+///   cells `x` and `x + 1` in this row and the row below, set when all four are free.
+///
+/// A diagonal between two cells of a square counts when the other two are free (no corner
+/// cutting); here the whole square is asked to be free. The two cells it adds are the
+/// diagonal's ends, which change nothing: a blocked cell's own value is cleared, and a
+/// blocked neighbour holds at most 0, which no maximum (from 0) picks.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-fn fill<const EIGHT: bool>([above, here, below]: [&[u64]; 3], q: usize, len: usize, out: &mut [u32]) {
+fn fill<const EIGHT: bool>([here, below]: [&[u64]; 2], q: usize, len: usize, out: &mut [u32]) {
     let words = len / 64;
     let word = |row: &[u64], i: usize| row.get(i).copied().unwrap_or(0);
     // Word i in the shifted frame, holding cells 64i − q ..= 64i − q + 63, from words i and
     // i − 1 of a row (`>> 1 >> (63 − q)` is `>> (64 − q)`, and 0 when q is 0).
     let shift = |now: u64, before: u64| now << q | before >> 1 >> (63 - q);
-    let (own, gates) = out.split_at_mut(words * 2);
+    let (own, squares) = out.split_at_mut(words * 2);
     let (own, _) = own.as_chunks_mut::<2>();
-    let (gates, _) = gates.as_chunks_mut::<2>();
+    let (squares, _) = squares.as_chunks_mut::<2>();
     let put = |pair: &mut [u32; 2], bits: u64| *pair = [bits as u32, (bits >> 32) as u32];
-    // Raw words i − 1 of the rows above, here and below; shifted words i − 1 and i here.
-    let (mut up_raw, mut here_raw, mut down_raw) = (0, word(here, 0), 0);
-    let (mut before, mut now) = (0, shift(here_raw, 0));
+    // Columns free in both rows, words i and i + 1, and the open squares, word i − 1.
+    let pair = |i: usize| word(here, i) & word(below, i);
+    let (mut now, mut next, mut square) = (pair(0), pair(1), 0);
     for i in 0..words {
-        put(&mut own[i], now);
-        if !EIGHT {
-            let next = word(here, i + 1);
-            now = shift(next, here_raw);
-            here_raw = next;
-            continue;
+        put(&mut own[i], shift(word(here, i), word(here, i.wrapping_sub(1))));
+        if EIGHT {
+            let open = now & (now >> 1 | next << 63);
+            put(&mut squares[i], shift(open, square));
+            square = open;
+            (now, next) = (next, pair(i + 2));
         }
-        let next = word(here, i + 1);
-        let after = shift(next, here_raw);
-        let (a, b) = (word(above, i), word(below, i));
-        let (up, down) = (shift(a, up_raw), shift(b, down_raw));
-        // Cells whose left, and whose right, neighbour is free.
-        let (left, right) = (now << 1 | before >> 63, now >> 1 | after << 63);
-        put(&mut gates[i], up & left);
-        put(&mut gates[words + i], up & right);
-        put(&mut gates[2 * words + i], down & left);
-        put(&mut gates[3 * words + i], down & right);
-        (up_raw, here_raw, down_raw) = (a, next, b);
-        (before, now) = (now, after);
     }
 }
 
@@ -219,19 +221,32 @@ struct Lanes {
 type Window = [__m512; 3];
 
 /// The new values of one chunk from the windows of the rows above, here and below, its
-/// cells' free bits and (with 8 neighbours) its diagonal gates as lane masks. `FLOOR` keeps
-/// the maximum with 0 after carrying the straight neighbours' maximum.
+/// cells' free bits and (with 8 neighbours) the open squares above and below it (see
+/// [`fill`]) as lane masks, and the chunk before's values above and below masked by its
+/// open squares (0 before the row). `FLOOR` keeps the maximum with 0 after carrying the
+/// straight neighbours' maximum. Returns the new values, then this chunk's values above and
+/// below masked by its open squares, for the chunk after.
 ///
 /// Each `fmax(acc, x)` of the portable rule is `max_ps(x, acc)`: both give `x` only when
 /// `x > acc`, and `acc` on ties and NaN; every chain starts from 0, as the portable one does.
+/// A chain from 0 that passes over NaN ends at the largest of 0 and its other values (+0 on
+/// a tie of ±0: only a value above the +0 it starts from replaces it) in any order, so the
+/// four diagonals are one chain here where the portable rule takes the larger of two
+/// chains of two, with the same bits.
+///
+/// The diagonal up-right of cell `x` counts when square `x` above is open, the one up-left
+/// when square `x − 1` is: the values above are masked by the squares (a closed one gives
+/// +0, which the chain passes over like a gated value) and then shifted a lane right, so
+/// that one mask register serves both diagonals of a row.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     [a, h, b]: [Window; 3],
     own: u16,
-    [up_left, up_right, down_left, down_right]: [u16; 4],
+    [above, below]: [u16; 2],
+    [masked_above, masked_below]: [__m512; 2],
     k: Lanes,
-) -> __m512 {
+) -> (__m512, [__m512; 2]) {
     let zero = _mm512_setzero_ps();
     let (c, l, r) = (h[1], left(h[1], h[0]), right(h[2], h[1]));
     let straight = _mm512_max_ps(r, _mm512_max_ps(l, _mm512_max_ps(b[1], _mm512_max_ps(a[1], zero))));
@@ -239,18 +254,19 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     if FLOOR {
         m = _mm512_max_ps(m, zero);
     }
+    let mut masked = [zero; 2];
     if EIGHT {
-        let up = _mm512_maskz_max_ps(up_left, left(a[1], a[0]), zero);
-        let up = _mm512_mask_max_ps(up, up_right, right(a[2], a[1]), up);
-        let down = _mm512_maskz_max_ps(down_left, left(b[1], b[0]), zero);
-        let down = _mm512_mask_max_ps(down, down_right, right(b[2], b[1]), down);
-        let diagonal = _mm512_max_ps(down, up);
+        masked = [_mm512_maskz_mov_ps(above, a[1]), _mm512_maskz_mov_ps(below, b[1])];
+        let diagonal = _mm512_maskz_max_ps(above, right(a[2], a[1]), zero);
+        let diagonal = _mm512_max_ps(left(masked[0], masked_above), diagonal);
+        let diagonal = _mm512_mask_max_ps(diagonal, below, right(b[2], b[1]), diagonal);
+        let diagonal = _mm512_max_ps(left(masked[1], masked_below), diagonal);
         m = _mm512_max_ps(carry::<R>(diagonal, k.diagonal), m);
     }
     // settle: old + momentum · (m − old), 0 below the threshold, and 0 in walls.
     let new = _mm512_add_ps(c, _mm512_mul_ps(k.momentum, _mm512_sub_ps(m, c)));
     let keep = _mm512_mask_cmp_ps_mask::<_CMP_NLT_UQ>(own, _mm512_abs_ps(new), k.threshold);
-    _mm512_maskz_mov_ps(keep, new)
+    (_mm512_maskz_mov_ps(keep, new), masked)
 }
 
 /// One row: [`portable::row`](super::portable) on 16 lanes, in chunks starting `q` cells
@@ -261,13 +277,14 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
 /// later store as ordinary stores are.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW, and `walls` holds at least the words [`fill`] writes for
-/// `q` and `out.len()` (any words: what they hold decides the results, not their safety).
+/// The CPU has AVX-512 F and BW, and both `walls` (the rows above and here) hold at least
+/// the words [`fill`] writes for `q` and `out.len()` (any words: what they hold decides the
+/// results, not their safety).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool, const PREFETCH: bool>(
     v: [&[f32]; 3],
-    walls: &[u32],
+    walls: [&[u32]; 2],
     out: &mut [f32],
     k: &Coefs,
     q: usize,
@@ -295,14 +312,15 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     ];
     let dst = out.as_mut_ptr().wrapping_sub(q);
     let len = (w + q).div_ceil(64) * 64;
-    let own = walls.as_ptr().cast::<u16>();
-    // The bits of chunk j < `chunks`: its free cells, and its four diagonal gates (or 0).
-    let bits = |j: usize| -> (u16, [u16; 4]) {
+    let (above, here) = (walls[0].as_ptr().cast::<u16>(), walls[1].as_ptr().cast::<u16>());
+    // The bits of chunk j < `chunks`: its free cells, and the open squares above and below
+    // it (or 0).
+    let bits = |j: usize| -> (u16, [u16; 2]) {
         // SAFETY: chunk j reads bits 16j ..= 16j + 15 of each bit row, all within the `len`
         // cells (a multiple of 64, at least w + q) that `fill` wrote, and the caller
         // promised `walls` holds.
-        let read = |row: usize| unsafe { own.add(row * len / 16 + j).read() };
-        (read(0), if EIGHT { [read(1), read(2), read(3), read(4)] } else { [0; 4] })
+        let read = |at: *const u16, row: usize| unsafe { at.add(row * len / 16 + j).read() };
+        (read(here, 0), if EIGHT { [read(above, 1), read(here, 1)] } else { [0; 2] })
     };
     let stream = STREAM && (dst as usize).is_multiple_of(64);
     // Chunk `j` of each row: whole, or the lanes `lanes` selects (the rest 0).
@@ -324,15 +342,19 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
         ]
     };
     let zero = [_mm512_setzero_ps(); 3];
-    let compute = |j: usize, [before, now, after]: [[__m512; 3]; 3]| {
+    // The values above and below of the chunk before, masked by its open squares.
+    let mut masked = [_mm512_setzero_ps(); 2];
+    let mut compute = |j: usize, [before, now, after]: [[__m512; 3]; 3]| {
         let windows =
             [[before[0], now[0], after[0]], [before[1], now[1], after[1]], [before[2], now[2], after[2]]];
         if PREFETCH {
             // A prefetch is only a hint: it reads nothing and cannot fault.
             _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());
         }
-        let (own, gates) = bits(j);
-        chunk_step::<R, EIGHT, FLOOR>(windows, own, gates, k)
+        let (own, squares) = bits(j);
+        let new;
+        (new, masked) = chunk_step::<R, EIGHT, FLOOR>(windows, own, squares, masked, k);
+        new
     };
     let at = |j: usize| dst.wrapping_add(16 * j);
     // SAFETY: the masks of the end chunks select cells inside `out` only.
@@ -393,20 +415,23 @@ mod tests {
             s ^= s << 17;
             s
         };
+        for i in 0..3 * w {
+            grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
+        }
+        // Blocked cells hold at most 0, as a pass's input does (`fused::Pass`).
         let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
+        let in_walls = [0.0, -0.0, -1.0, f32::NEG_INFINITY];
         let values: Vec<Vec<f32>> = (0..3)
-            .map(|_| {
+            .map(|y| {
                 (0..w)
-                    .map(|_| match next() % 8 {
+                    .map(|x| match next() % 8 {
+                        _ if grid.is_blocked(Cell::new(x, y)) => in_walls[(next() % 4) as usize],
                         0 => specials[(next() % specials.len() as u64) as usize],
                         _ => (next() % 1000) as f32 / 100.0,
                     })
                     .collect()
             })
             .collect();
-        for i in 0..3 * w {
-            grid.set_blocked(Cell::new(i % w, i / w), next() % 4 == 0).unwrap();
-        }
         let k = Coefs::new::<R>(&grid, d);
         let portable = Portable::<R, EIGHT>::new();
         let mut lanes = vec![vec![0; w]; 3];
@@ -473,53 +498,41 @@ mod tests {
     }
 
     #[test]
-    fn wall_data_holds_free_cells_and_uncut_diagonals() {
+    fn wall_data_holds_free_cells_and_open_squares() {
         if Avx512::<Exp, true>::new().is_none() {
             eprintln!("SKIP: this CPU has no AVX-512");
             return;
         }
-        for (w, q) in [(1, 0), (1, 15), (63, 1), (64, 0), (64, 9), (65, 3), (70, 0), (200, 13)] {
+        for (w, q) in [(1, 0), (1, 15), (63, 1), (64, 0), (64, 9), (65, 3), (70, 0), (128, 5), (200, 13)] {
             let kernel = Avx512::<Exp, true>::new().unwrap().with_offset(q);
             let row = |k: usize| {
                 (0..w).map(|x| (x + k).is_multiple_of(3) || (x * k) % 7 == 2).collect::<Vec<bool>>()
             };
-            let rows = [row(1), row(2), row(5)];
-            for (above, below) in [(true, true), (false, true), (true, false)] {
-                let around = [
-                    if above { &rows[0][..] } else { &[] },
-                    &rows[1],
-                    if below { &rows[2][..] } else { &[] },
-                ];
-                // A grid of the rows present; the row under test is the middle one.
-                let present: Vec<&[bool]> = around.iter().copied().filter(|r| !r.is_empty()).collect();
-                let mut grid = Grid::new(w, present.len()).unwrap();
-                for (y, r) in present.iter().enumerate() {
+            let rows = [row(2), row(5)];
+            for below in [true, false] {
+                // A grid of the rows present; the row under test is the first.
+                let mut grid = Grid::new(w, 1 + usize::from(below)).unwrap();
+                for (y, r) in rows.iter().take(grid.height()).enumerate() {
                     for (x, &b) in r.iter().enumerate() {
                         grid.set_blocked(Cell::new(x, y), b).unwrap();
                     }
                 }
                 let mut data = vec![u32::MAX; kernel.mask_len(w)];
-                kernel.fill(&grid, usize::from(above), &mut data);
+                kernel.fill(&grid, 0, &mut data);
                 let len = kernel.gate_len(w);
                 let bytes: Vec<u8> = data.iter().flat_map(|word| word.to_le_bytes()).collect();
-                let (own, gates) = bytes.split_at(len / 8);
-                let free = |r: usize, x: Option<usize>| x.and_then(|x| around[r].get(x)).is_some_and(|&b| !b);
+                let (own, squares) = bytes.split_at(len / 8);
+                let free = |r: usize, x: Option<usize>| {
+                    (r == 0 || below) && x.and_then(|x| rows[r].get(x)).is_some_and(|&b| !b)
+                };
                 for i in 0..len {
                     // Index i is cell i − q.
                     let x = i.checked_sub(q);
-                    let (l, r) = (free(1, x.and_then(|x| x.checked_sub(1))), free(1, x.map(|x| x + 1)));
-                    let (u, d) = (free(0, x), free(2, x));
-                    let outside = x.is_none_or(|x| x >= w);
-                    assert_eq!(
-                        own[i / 8] >> (i % 8) & 1 == 1,
-                        free(1, x),
-                        "width {w}, offset {q}, index {i}"
-                    );
-                    let want = [u && l, u && r, d && l, d && r].map(|g| g && !outside);
-                    for (g, want) in want.into_iter().enumerate() {
-                        let bit = gates[g * len / 8 + i / 8] >> (i % 8) & 1 == 1;
-                        assert_eq!(bit, want, "width {w}, offset {q}, index {i}, gate {g}");
-                    }
+                    let next = x.map(|x| x + 1);
+                    let bit = |bytes: &[u8]| bytes[i / 8] >> (i % 8) & 1 == 1;
+                    assert_eq!(bit(own), free(0, x), "width {w}, offset {q}, index {i}");
+                    let open = free(0, x) && free(0, next) && free(1, x) && free(1, next);
+                    assert_eq!(bit(squares), open, "width {w}, offset {q}, index {i}, below {below}");
                 }
             }
         }

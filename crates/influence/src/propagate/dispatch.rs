@@ -13,6 +13,7 @@
 use super::diffuse::{DecayKind, Exp, Lin, Rule};
 use super::fused::{fused, Pass, RowKernel, Scratch};
 use super::portable::Portable;
+use super::single::single;
 use crate::simd::allowed;
 use crate::space::Connectivity;
 
@@ -33,6 +34,9 @@ fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch:
     #[cfg(target_arch = "x86_64")]
     if let Some(kernel) = Avx512::<R, EIGHT>::new().filter(|_| allowed() >= 2) {
         let kernel = kernel.for_rows(pass.input, pass.grid.width());
+        if single(kernel, pass, out, &mut scratch.kept) {
+            return;
+        }
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
         return unsafe { avx512(kernel, pass, out, scratch) };
     }

@@ -8,7 +8,8 @@
 //! pipeline is written once for every kernel (portable, AVX-512): each brings its own row
 //! function and form of wall data through [`RowKernel`], defined here with the per-step
 //! constants ([`Coefs`]) it reads, so the kernels depend on the pipeline and not the other
-//! way round. A single step is a pass of one step.
+//! way round. A single step is a pass of one step (except on the AVX-512 kernel and maps of at
+//! most 2²⁰ cells, where [`single`](super::single) runs it without rings).
 //!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
@@ -33,6 +34,10 @@ pub(super) trait RowKernel: Copy {
     fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs;
     /// Words of wall data per row.
     fn mask_len(&self, width: usize) -> usize;
+    /// Which form of wall data `fill` writes, if it is compact enough (a few bits a cell) to
+    /// keep for a whole band of rows from step to step ([`single`](super::single)): kernels
+    /// with the same layout write the same words. `None` when it is as large as the map.
+    fn layout(&self) -> Option<usize>;
     /// The wall data of row `y` (inside the grid), from the grid's walls in whichever form
     /// suits the kernel.
     fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]);
@@ -78,6 +83,8 @@ pub(super) struct Scratch {
     values: Vec<f32>,
     /// The masks of the rows in flight, then one row of zero masks (blocked).
     masks: Vec<u32>,
+    /// The wall data a single step keeps.
+    pub(super) kept: KeptWalls,
 }
 
 impl Scratch {
@@ -85,6 +92,47 @@ impl Scratch {
     pub(super) fn heap_bytes(&self) -> usize {
         self.values.capacity() * std::mem::size_of::<f32>()
             + self.masks.capacity() * std::mem::size_of::<u32>()
+            + self.kept.heap_bytes()
+    }
+}
+
+/// The wall data of a band's rows, kept from pass to pass (one per band of rows), in two
+/// slots: a propagator's two buffers may sit at different offsets from a cache line, and the
+/// AVX-512 kernel's wall data follows the offset of the buffer it reads, so steps alternate
+/// between two forms of it.
+#[derive(Debug, Clone, Default)]
+pub(super) struct KeptWalls {
+    pub(super) slots: [Kept; 2],
+    /// The slot to make anew when neither matches.
+    pub(super) next: usize,
+}
+
+/// One slot of [`KeptWalls`].
+#[derive(Debug, Clone, Default)]
+pub(super) struct Kept {
+    /// What the data was made for: the kernel's layout, the grid's width and height, and the
+    /// first and end row of the data.
+    pub(super) key: Option<[usize; 5]>,
+    /// The grid's free-cell bits the data was made from: its rows and the row either side.
+    pub(super) free: Vec<u64>,
+    /// `mask_len(width)` words per row.
+    pub(super) data: Vec<u32>,
+    /// A row of zeros and a row of blocked cells' wall data, for the rows beyond the grid.
+    pub(super) zeros: Vec<f32>,
+    pub(super) none: Vec<u32>,
+}
+
+impl KeptWalls {
+    /// Bytes held on the heap.
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.slots
+            .iter()
+            .map(|s| {
+                (s.free.capacity() * std::mem::size_of::<u64>())
+                    + (s.data.capacity() + s.none.capacity()) * std::mem::size_of::<u32>()
+                    + s.zeros.capacity() * std::mem::size_of::<f32>()
+            })
+            .sum()
     }
 }
 
@@ -99,11 +147,11 @@ pub(super) fn max_fused(width: usize) -> usize {
 }
 
 /// How many rows below the one it computes the first step asks for the input's rows.
-const AHEAD: usize = 3;
+pub(super) const AHEAD: usize = 3;
 
 /// Maps of fewer cells (a 1 MiB layer) are not prefetched: their input is in the caches
 /// already, and a prefetch per chunk only takes a load's place.
-const PREFETCH_CELLS: usize = 1 << 18;
+pub(super) const PREFETCH_CELLS: usize = 1 << 18;
 
 /// Maps of at least this many cells (a 16 MiB layer, or 2048 × 2048) have their pass's
 /// output written past the caches (non-temporal stores, where the kernel has them): the

@@ -99,6 +99,7 @@ mod portable;
 mod propagator;
 mod schedule;
 mod seed;
+mod single;
 mod sparse;
 mod steady;
 

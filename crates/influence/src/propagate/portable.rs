@@ -42,6 +42,11 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
     fn mask_len(&self, width: usize) -> usize {
         width
     }
+    /// A word a cell: as large as the map, not kept.
+    #[inline(always)]
+    fn layout(&self) -> Option<usize> {
+        None
+    }
     #[inline(always)]
     fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
         let w = grid.width();

@@ -449,6 +449,13 @@ impl Grid {
         self.free.get(y.saturating_mul(words)..).and_then(|f| f.get(..words)).unwrap_or(&[])
     }
 
+    /// The free-cell bits ([`free_bits`](Self::free_bits)) of `rows`, one row after another.
+    #[inline]
+    pub(crate) fn free_rows(&self, rows: std::ops::Range<usize>) -> &[u64] {
+        let words = self.width.div_ceil(64);
+        &self.free[rows.start * words..rows.end * words]
+    }
+
     /// Bytes this grid holds on the heap: per cell of capacity one `bool` (the blocked
     /// flags) and one bit (the walkable cells again as bits, rows padded to 64 cells, for the
     /// grid step to read walls 64 cells at a time).

@@ -1,0 +1,221 @@
+//! One step in a pass with no rings: each output row straight from three input rows, with
+//! the wall data of every row kept from step to step.
+//!
+//! A fused pipeline ([`fused`](super::fused)) of one step spends, per row, as long on its
+//! bookkeeping and on making the row's wall data as a 256-cell row spends on its cells. A
+//! single step needs no rings, and its wall data changes only with the walls: kernels whose
+//! wall data is compact (a few bits a cell, [`RowKernel::layout`]) make it once for the rows
+//! of a band and keep it ([`KeptWalls`]) with the free-cell bits it was made from; each later pass compares
+//! those bits with the grid's (an eighth of a byte a cell, against the step's eight) and
+//! makes it again only when they differ, or when the kernel, the grid's size or the band
+//! changed.
+
+use std::ops::Range;
+
+use super::fused::{Hints, KeptWalls, Pass, RowKernel, AHEAD, PREFETCH_CELLS, STREAM_CELLS};
+use crate::space::Grid;
+
+/// Maps of more cells than this (a 4 MiB layer) step through the pipeline: beyond the
+/// second-level cache, kept wall data is one more stream from memory, and the pipeline's
+/// work per row is small beside the row's.
+pub(super) const KEEP_CELLS: usize = 1 << 20;
+
+impl KeptWalls {
+    /// The wall data of `rows` for `kernel` (made of `layout`), made anew unless kept; then
+    /// a row of zeros and one of blocked cells' wall data.
+    #[inline(always)]
+    fn get<K: RowKernel>(
+        &mut self,
+        kernel: K,
+        layout: usize,
+        grid: &Grid,
+        rows: Range<usize>,
+    ) -> (&[u32], &[f32], &[u32]) {
+        let (w, h) = (grid.width(), grid.height());
+        let key = Some([layout, w, h, rows.start, rows.end]);
+        let read = rows.start.saturating_sub(1)..(rows.end + 1).min(h);
+        let free = grid.free_rows(read);
+        let i = self.slots.iter().position(|s| s.key == key).unwrap_or_else(|| {
+            self.next ^= 1;
+            self.next ^ 1
+        });
+        let slot = &mut self.slots[i];
+        if slot.key != key || slot.free != free {
+            let len = kernel.mask_len(w);
+            slot.free.clear();
+            slot.free.extend_from_slice(free);
+            slot.data.clear();
+            slot.data.resize(rows.len() * len, 0);
+            for (y, out) in rows.clone().zip(slot.data.chunks_exact_mut(len)) {
+                kernel.fill(grid, y, out);
+            }
+            slot.key = key;
+            slot.zeros.clear();
+            slot.zeros.resize(w, 0.0);
+            slot.none.clear();
+            slot.none.resize(len, 0);
+        }
+        (&slot.data, &slot.zeros, &slot.none)
+    }
+}
+
+/// Runs `pass`, of one step, into `out` with `kernel` and the wall data kept in `kept`, if
+/// the kernel's wall data is compact and the map small enough to keep it; else returns
+/// `false` and does nothing.
+#[inline(always)]
+pub(super) fn single<K: RowKernel>(
+    kernel: K,
+    pass: &Pass<'_>,
+    out: &mut [f32],
+    kept: &mut KeptWalls,
+) -> bool {
+    let Pass { grid, diffusion, input, ref rows, steps, seeds: _ } = *pass;
+    let Some(layout) = kernel.layout() else { return false };
+    if steps != 1 || input.len() > KEEP_CELLS || rows.is_empty() {
+        return false;
+    }
+    let (w, h) = (grid.width(), grid.height());
+    let k = &kernel.coefs(grid, diffusion);
+    let len = kernel.mask_len(w);
+    // Wall data of the output rows and the row either side (within the grid).
+    let first = rows.start.saturating_sub(1);
+    let (walls, zeros, none) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
+    let hints = |y: usize| Hints {
+        ahead: match input.get((y + AHEAD) * w..) {
+            Some(row) if input.len() >= PREFETCH_CELLS => row.as_ptr(),
+            _ => std::ptr::null(),
+        },
+        stream: input.len() >= STREAM_CELLS,
+    };
+    let data = |y: usize| &walls[(y - first) * len..][..len];
+    let row = |y: usize| &input[y * w..][..w];
+    for (y, out) in rows.clone().zip(out.chunks_exact_mut(w)) {
+        let (above, below) = (y.checked_sub(1), Some(y + 1).filter(|&y| y < h));
+        // Rows beyond the grid hold zeros in blocked cells.
+        let values = [above.map_or(zeros, row), row(y), below.map_or(zeros, row)];
+        let masks = [above.map_or(none, data), data(y), below.map_or(none, data)];
+        kernel.row(values, masks, out, k, hints(y));
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::diffuse::{generic_cells, Diffusion};
+    use super::super::dispatch;
+    use super::super::fused::{Pass, Scratch};
+    use super::super::{Propagator, Steps};
+    use crate::space::{Connectivity, Grid, Space};
+    use crate::Cell;
+
+    /// A xorshift stream.
+    fn stream(seed: u64) -> impl FnMut() -> u64 {
+        let mut s = seed | 1;
+        move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        }
+    }
+
+    /// One generic step of `values` on `grid`, walls cleared first.
+    fn generic(grid: &Grid, values: &[f32], d: &Diffusion) -> Vec<f32> {
+        let prev: Vec<f32> =
+            values.iter().enumerate().map(|(i, &v)| if grid.is_walkable(i) { v } else { 0.0 }).collect();
+        let mut next = vec![9.0; grid.len()];
+        generic_cells(grid, &prev, &mut next, d, 0..grid.len());
+        next
+    }
+
+    fn bits(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
+
+    /// Single steps on grids whose walls change between steps (or that are swapped for
+    /// another grid of the same size) give the generic rule's bits: kept wall data is made
+    /// again whenever the walls it was made from differ.
+    #[test]
+    fn kept_walls_follow_every_change_of_the_grid() {
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
+        for (w, h) in [(1, 1), (2, 3), (17, 5), (63, 4), (64, 40), (65, 3), (130, 7)] {
+            for conn in [Connectivity::Four, Connectivity::Eight] {
+                for d in [Diffusion::new(0.3, 0.5).unwrap(), Diffusion::linear(0.2, 0.8).unwrap()] {
+                    let mut next = stream((w * 1000 + h) as u64);
+                    let mut grids = [0, 1].map(|_| Grid::new(w, h).unwrap().with_connectivity(conn));
+                    for grid in &mut grids {
+                        for i in 0..w * h {
+                            grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(5)).unwrap();
+                        }
+                    }
+                    let mut p = Propagator::new(&grids[0], d);
+                    for round in 0..12 {
+                        let which = usize::from(round % 5 == 4);
+                        if round % 3 == 1 {
+                            // A few walls move.
+                            for _ in 0..3 {
+                                let i = (next() % (w * h) as u64) as usize;
+                                let blocked = grids[which].is_blocked(Cell::new(i % w, i / w));
+                                grids[which].set_blocked(Cell::new(i % w, i / w), !blocked).unwrap();
+                            }
+                        }
+                        let grid = &grids[which];
+                        for v in p.values_mut().values_mut() {
+                            *v = match next() % 6 {
+                                0 => specials[(next() % specials.len() as u64) as usize],
+                                _ => (next() % 1000) as f32 / 100.0,
+                            };
+                        }
+                        let want = generic(grid, p.values().values(), &d);
+                        let parallel = round % 2 == 1;
+                        p.step(grid, Steps { parallel, ..Steps::default() }).unwrap();
+                        assert_eq!(
+                            bits(p.values().values()),
+                            bits(&want),
+                            "{w}×{h}, {conn:?}, {d:?}, round {round}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    /// Inputs at every offset from a cache line, alternating as a propagator's two buffers
+    /// may, on walls that change now and then: each pass gives the generic rule's bits.
+    #[test]
+    fn kept_walls_serve_inputs_at_any_offset() {
+        for (w, h) in [(16, 3), (48, 5), (64, 2), (96, 9), (37, 4)] {
+            for conn in [Connectivity::Four, Connectivity::Eight] {
+                let mut next = stream((w * 77 + h) as u64);
+                let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
+                for i in 0..w * h {
+                    grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
+                }
+                let d = Diffusion::new(0.4, 0.6).unwrap();
+                let mut scratch = Scratch::default();
+                let mut buffer = vec![0.0; w * h + 16];
+                for round in 0..24 {
+                    if round % 7 == 6 {
+                        let i = (next() % (w * h) as u64) as usize;
+                        let blocked = grid.is_blocked(Cell::new(i % w, i / w));
+                        grid.set_blocked(Cell::new(i % w, i / w), !blocked).unwrap();
+                    }
+                    let offset = [0, 5, 0, 5, 11, 3][round % 6];
+                    let input = &mut buffer[offset..][..w * h];
+                    for (i, v) in input.iter_mut().enumerate() {
+                        *v = if grid.is_walkable(i) { (next() % 1000) as f32 / 100.0 } else { 0.0 };
+                    }
+                    let input = &buffer[offset..][..w * h];
+                    let pass = Pass { grid: &grid, diffusion: &d, input, rows: 0..h, steps: 1, seeds: &[] };
+                    let mut out = vec![9.0; w * h];
+                    dispatch::run(&pass, &mut out, &mut scratch);
+                    assert_eq!(
+                        bits(&out),
+                        bits(&generic(&grid, input, &d)),
+                        "{w}×{h}, {conn:?}, round {round}"
+                    );
+                }
+            }
+        }
+    }
+}
