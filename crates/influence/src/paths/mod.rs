@@ -25,6 +25,7 @@ mod ring;
 
 use crate::space::{Grid, Space};
 pub(crate) use padded::Padded;
+use padded::OFFSETS;
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
 pub(crate) use ring::Ring;
@@ -282,10 +283,6 @@ const GRID_GENERATIONS: u32 = 1 << 27;
 /// opened twice: on the route across walled256 (`benches/routes.rs`) 38,499 expansions at
 /// 4 (40,713 at 1; the exact-order search makes 38,062), about 10 % faster.
 const BUCKETS_PER_STEP: f32 = 4.0;
-
-/// The offsets `(dx, dy)` of a padded cell's neighbours, in the order of
-/// [`Padded::steps`].
-const OFFSETS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
 
 /// The queue key of a search entry: smallest estimate `f` first, then the larger cost so far
 /// `g` (nearer the goal), then the smaller cell. Both are never negative, so their bit

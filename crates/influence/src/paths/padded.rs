@@ -159,22 +159,18 @@ impl Padded {
     }
 }
 
+/// The offsets `(dx, dy)` of a cell's neighbours in the order of [`Padded::offers`]'s bits:
+/// right, left, down, up, down-right, down-left, up-right, up-left (`grid_neighbours!`'s
+/// order).
+pub(crate) const OFFSETS: [(i32, i32); 8] =
+    [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+
 impl Padded {
     /// The index offsets of a padded cell's neighbours, wrapping (add them with
-    /// `wrapping_add`), in the order of [`offers`](Self::offers)'s bits: right, left, down, up,
-    /// down-right, down-left, up-right, up-left.
+    /// `wrapping_add`), in the order of [`OFFSETS`] and of [`offers`](Self::offers)'s bits.
     pub(crate) fn steps(&self) -> [usize; 8] {
-        let s = self.stride;
-        [
-            1,
-            1usize.wrapping_neg(),
-            s,
-            s.wrapping_neg(),
-            s + 1,
-            s - 1,
-            (s - 1).wrapping_neg(),
-            (s + 1).wrapping_neg(),
-        ]
+        let s = self.stride as isize;
+        OFFSETS.map(|(dx, dy)| (dy as isize * s + dx as isize) as usize)
     }
 
     /// The neighbours of padded cell `p` (an inner cell) that are open and pass `test`, as
@@ -249,10 +245,7 @@ mod tests {
                         (j % grid.width()) as i32 - (i % grid.width()) as i32,
                         (j / grid.width()) as i32 - (i / grid.width()) as i32,
                     );
-                    assert_eq!(
-                        (x, y),
-                        [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, 1), (1, -1), (-1, -1)][b as usize]
-                    );
+                    assert_eq!((x, y), OFFSETS[b as usize]);
                     let d = if b < 4 { padded.straight } else { padded.diagonal };
                     got.push((j, d.to_bits(), (d + padded.penalty[q]).to_bits()));
                 }

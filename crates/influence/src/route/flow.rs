@@ -77,8 +77,9 @@ impl FlowField {
     /// learns the cheapest cost of walking from it to a goal under `cost` — entering a cell
     /// costs as in [`Cost::step`] — and its first step. Replaces what the field held.
     ///
-    /// The search is Dijkstra's from the goals, on a queue of buckets as wide as the
-    /// cheapest step (see `Buckets`), with the grid's neighbours computed in place.
+    /// The search is Dijkstra's from the goals, on the grid searches' queue of buckets as
+    /// wide as the cheapest step (`paths/ring.rs`), with the grid's neighbours computed in
+    /// place.
     ///
     /// # Errors
     /// [`Error::OutOfBounds`] for a goal outside the grid, [`Error::Blocked`] for a blocked

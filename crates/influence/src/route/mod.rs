@@ -129,7 +129,8 @@ pub struct Route {
     pub exposure: f64,
     /// The cost minimised: length plus the weighted penalties of the cells entered.
     pub cost: f32,
-    /// Cells taken from the search's queue: the work done (A* takes fewer than Dijkstra).
+    /// Cells expanded, a cell reopened by a cheaper route counting again: the work done (A*
+    /// expands fewer than Dijkstra).
     pub expanded: usize,
 }
 
