@@ -335,7 +335,7 @@ impl Router {
     /// [`MAX_SEARCH`] cells), entering cell `j` over a step of length `d` at cost
     /// `step(d, j)` (never negative), with `h(cell)` the estimate of the remaining cost
     /// (clamped to 0 and up). Returns whether the goal was reached and how many cells were
-    /// taken from the queue; the route is then read with [`reached`](Self::reached) and
+    /// taken from the queue; the route is then read with
     /// [`trace`](Self::trace). The search of any space; grids take
     /// [`astar_grid`](Self::astar_grid).
     pub(crate) fn astar<S: Space>(

@@ -4,7 +4,7 @@
 //! # Design
 //!
 //! A game asks several spot queries of the same layer each frame (ten top-N queries with
-//! different spacings, say). [`top_n`](super::top_n) keys and orders every cell of the map
+//! different spacings, say). [`top_n`](super::top_n()) keys and orders every cell of the map
 //! for each of them, although only the few hundred best cells ever matter. The index keeps
 //! what all of them need:
 //!
@@ -38,7 +38,7 @@
 //!   order grows by blocks of the smallest final keys (64, then 2×), brought forward by a
 //!   partial selection and sorted; the rest wait. On the frame's 256² layer, ten queries
 //!   open about 56 of 2,048 tiles and sort about 650 keys, where each
-//!   [`top_n`](super::top_n) keys all 59,000 walkable cells.
+//!   [`top_n`](super::top_n()) keys all 59,000 walkable cells.
 //! * **Exact spacing without roots.** glam's distance is the correctly rounded root of the
 //!   squared distance, and the root is monotone, so `distance >= spacing` holds exactly when
 //!   the squared distance reaches the least float whose root reaches the spacing, found once
@@ -85,7 +85,7 @@ fn ascending(v: f32) -> u32 {
 /// function of the same name in [`query`](super) (ties to the lower cell index, walls and
 /// `NaN` never chosen), but the index does most of the work once. On a 256 × 256 map, the
 /// build and ten [`top_n_into`](Self::top_n_into) queries cost a few percent of ten
-/// [`query::top_n`](super::top_n) calls. Build again whenever the layer or the walls change.
+/// [`query::top_n`](super::top_n()) calls. Build again whenever the layer or the walls change.
 /// Keep one index and rebuild it every frame: after the first frame, neither the build nor
 /// the queries allocate (once the buffers have grown to the map and the deepest query).
 ///
@@ -241,7 +241,7 @@ impl SpotIndex {
         bound(&self.hi, &self.lo, t, which)
     }
 
-    /// [`query::top_n`](super::top_n) of the grid and layer built from, into `out` (cleared
+    /// [`query::top_n`](super::top_n()) of the grid and layer built from, into `out` (cleared
     /// first): up to `n` walkable cells, best first, at least `min_spacing` apart, chosen
     /// greedily in (value, cell) order. The first query of each [`Extreme`] after a build
     /// orders the leading candidates, as far as it scans; later ones reuse that order and
