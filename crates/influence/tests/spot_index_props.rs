@@ -27,8 +27,15 @@ fn value() -> impl Strategy<Value = f32> {
 /// a layer on it; walls hold values too, which no query may choose. Some grids are mostly
 /// wall, so that whole tiles are (the index skips them unread).
 fn map() -> impl Strategy<Value = (Grid, Layer)> {
-    (1usize..80, 1usize..12, prop_oneof![0.0f64..0.6, 0.9f64..1.0], any::<bool>(), 0.25f32..3.0, -50.0f32..50.0).prop_flat_map(
-        |(w, h, walls, four, cs, o)| {
+    (
+        1usize..80,
+        1usize..12,
+        prop_oneof![0.0f64..0.6, 0.9f64..1.0],
+        any::<bool>(),
+        0.25f32..3.0,
+        -50.0f32..50.0,
+    )
+        .prop_flat_map(|(w, h, walls, four, cs, o)| {
             let cells = w * h;
             (prop::collection::vec(prop::bool::weighted(walls), cells), prop::collection::vec(value(), cells))
                 .prop_map(move |(blocked, values)| {
@@ -46,8 +53,7 @@ fn map() -> impl Strategy<Value = (Grid, Layer)> {
                     }
                     (grid, Layer::from_vec(values))
                 })
-        },
-    )
+        })
 }
 
 fn which() -> impl Strategy<Value = Extreme> {
