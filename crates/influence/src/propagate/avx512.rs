@@ -45,7 +45,7 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{Coefs, Hints, RowKernel};
+use super::fused::{Band, Coefs, Hints, RowKernel, PREFETCH_CELLS, STREAM_CELLS};
 use crate::space::Grid;
 
 /// The AVX-512 kernel for decay kind `R` and 8 neighbours or 4, with chunks starting `q`
@@ -142,6 +142,57 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
                 (false, true, true) => run!(false, true, true),
             }
         }
+    }
+
+    /// The rows of a single step in one loop ([`band`]), the choices [`row`] is compiled for
+    /// made once.
+    #[inline(always)]
+    fn band(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
+        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        let (stream, prefetch) = (b.input.len() >= STREAM_CELLS, b.input.len() >= PREFETCH_CELLS);
+        assert_eq!(b.len, self.mask_len(b.width), "wall data of another width");
+        let q = self.q;
+        macro_rules! run {
+            ($floor:literal, $stream:literal, $prefetch:literal) => {
+                band::<R, EIGHT, $floor, $stream, $prefetch>(b, out, k, q)
+            };
+        }
+        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; each row's wall data
+        // has the length `row` reads (asserted just above; `Band::around` cuts rows of it).
+        unsafe {
+            match (floor, stream, prefetch) {
+                (true, false, false) => run!(true, false, false),
+                (false, false, false) => run!(false, false, false),
+                (true, true, false) => run!(true, true, false),
+                (false, true, false) => run!(false, true, false),
+                (true, false, true) => run!(true, false, true),
+                (false, false, true) => run!(false, false, true),
+                (true, true, true) => run!(true, true, true),
+                (false, true, true) => run!(false, true, true),
+            }
+        }
+    }
+}
+
+/// The rows of a single step ([`Band`]), each by [`row`], in one function: no call, no
+/// constants set up again per row.
+///
+/// # Safety
+/// As [`row`]: the CPU has AVX-512 F and BW, and `b.len` is [`Avx512::mask_len`] of the
+/// width.
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool, const PREFETCH: bool>(
+    b: &Band<'_>,
+    out: &mut [f32],
+    k: &Coefs,
+    q: usize,
+) {
+    for (y, out) in (b.rows.0..b.rows.1).zip(out.chunks_exact_mut(b.width)) {
+        let (values, masks, hints) = b.around(y);
+        // SAFETY: the caller promised the CPU and the length of a row's wall data.
+        unsafe {
+            row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(values, [masks[0], masks[1]], out, k, q, hints.ahead)
+        };
     }
 }
 

@@ -44,6 +44,12 @@ pub(super) trait RowKernel: Copy {
     /// One row of a step into `out`, from the rows of values and of wall data above, here
     /// and below.
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
+    /// The rows of a single step ([`single`](super::single)) into `out`, one after another
+    /// with [`row`](Self::row) unless the kernel runs them in one loop of its own.
+    #[inline(always)]
+    fn band(&self, band: &Band<'_>, out: &mut [f32], k: &Coefs) {
+        band.each(*self, out, k);
+    }
 }
 
 /// The constants of one step on one grid.
@@ -74,6 +80,51 @@ pub(super) struct Hints {
     /// The row written will not be read again before it has left the caches, so the kernel
     /// may write it past them.
     pub stream: bool,
+}
+
+/// The rows of one single step and what they are computed from: the whole map, and the
+/// wall data of rows `first..` (`len` words a row) with a row of zeros and one of blocked
+/// cells' wall data for the rows beyond the grid.
+#[derive(Clone, Copy)]
+pub(super) struct Band<'a> {
+    pub input: &'a [f32],
+    pub width: usize,
+    pub height: usize,
+    pub rows: (usize, usize),
+    pub walls: &'a [u32],
+    pub first: usize,
+    pub len: usize,
+    pub zeros: &'a [f32],
+    pub none: &'a [u32],
+}
+
+impl<'a> Band<'a> {
+    /// The rows of values and of wall data above, at and below row `y`, and the hints for it.
+    #[inline(always)]
+    pub(super) fn around(&self, y: usize) -> ([&'a [f32]; 3], [&'a [u32]; 3], Hints) {
+        let (w, h, input, walls, len) = (self.width, self.height, self.input, self.walls, self.len);
+        let row = |y: usize| &input[y * w..][..w];
+        let data = |y: usize| &walls[(y - self.first) * len..][..len];
+        let (above, below) = (y.checked_sub(1), Some(y + 1).filter(|&y| y < h));
+        // Rows beyond the grid hold zeros in blocked cells.
+        let values = [above.map_or(self.zeros, row), row(y), below.map_or(self.zeros, row)];
+        let masks = [above.map_or(self.none, data), data(y), below.map_or(self.none, data)];
+        let ahead = match input.get((y + AHEAD) * w..) {
+            Some(row) if input.len() >= PREFETCH_CELLS => row.as_ptr(),
+            _ => std::ptr::null(),
+        };
+        (values, masks, Hints { ahead, stream: input.len() >= STREAM_CELLS })
+    }
+
+    /// Each output row with `out`'s row for it: the loop a kernel without a band loop of its
+    /// own runs ([`RowKernel::band`]).
+    #[inline(always)]
+    pub(super) fn each<K: RowKernel>(&self, kernel: K, out: &mut [f32], k: &Coefs) {
+        for (y, out) in (self.rows.0..self.rows.1).zip(out.chunks_exact_mut(self.width)) {
+            let (values, masks, hints) = self.around(y);
+            kernel.row(values, masks, out, k, hints);
+        }
+    }
 }
 
 /// Ring rows reused from pass to pass (one per thread).
