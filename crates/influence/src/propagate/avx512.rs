@@ -30,6 +30,8 @@
 //!   caches that made a single step about a fifth faster.
 //! * On maps beyond the caches the output is written with non-temporal stores (see
 //!   [`row`]), which skip reading each line before writing it.
+//! * A single step's rows run in one function ([`band`]) with the row inlined: no call, no
+//!   constants set up again per row.
 //!
 //! The chunks at a row's ends use masked loads and stores (lanes outside the row read as 0
 //! and are not written), so any width works; the chunks between read straight from memory.
@@ -191,8 +193,8 @@ unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool
         let (values, masks, hints) = b.around(y);
         // SAFETY: the caller promised the CPU and the length of a row's wall data.
         unsafe {
-            row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(values, [masks[0], masks[1]], out, k, q, hints.ahead)
-        };
+            row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(values, [masks[0], masks[1]], out, k, q, hints.ahead);
+        }
     }
 }
 

@@ -87,13 +87,17 @@ pub(super) struct Hints {
 /// cells' wall data for the rows beyond the grid.
 #[derive(Clone, Copy)]
 pub(super) struct Band<'a> {
+    /// The whole map read.
     pub input: &'a [f32],
     pub width: usize,
     pub height: usize,
+    /// The output rows, first and end.
     pub rows: (usize, usize),
+    /// The wall data of rows `first..`, `len` words a row.
     pub walls: &'a [u32],
     pub first: usize,
     pub len: usize,
+    /// A row of zeros and a row of blocked cells' wall data.
     pub zeros: &'a [f32],
     pub none: &'a [u32],
 }

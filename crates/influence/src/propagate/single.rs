@@ -8,7 +8,9 @@
 //! of a band and keep it ([`KeptWalls`]) with the free-cell bits it was made from; each later pass compares
 //! those bits with the grid's (an eighth of a byte a cell, against the step's eight) and
 //! makes it again only when they differ, or when the kernel, the grid's size or the band
-//! changed.
+//! changed. The rows are handed to the kernel as one [`Band`]: the AVX-512 kernel runs them
+//! in one function of its own ([`RowKernel::band`]), its row inlined, where a call per row
+//! cost about a tenth of a 256-cell row's time.
 
 use std::ops::Range;
 
