@@ -11,6 +11,11 @@
 //! way round. A single step is a pass of one step (except on the AVX-512 kernel and maps of at
 //! most 2²⁰ cells, where [`single`](super::single) runs it without rings).
 //!
+//! A kernel may ask for two rows of a step at a time ([`RowKernel::pairs`]): step 1 computes
+//! rows `t − 1` and `t`, step 2 rows `t − 2` and `t − 1`, and so on, each step's ring holding
+//! four rows. The two rows share the loads of the two rows between them, which at large
+//! widths come from the second-level cache: the AVX-512 kernel with 4 neighbours does so.
+//!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
 //! other and their results do not depend on where the bands are cut.
