@@ -2,7 +2,8 @@
 //! straightforward reference of the same kernel (from [`reference`](mod@crate::reference)),
 //! careful hand-written code for the same job where there is one (from
 //! [`baseline`](mod@crate::baseline): the code the library must beat) and a plain copy of the
-//! map's bytes (the memory-bandwidth floor), all measured in the same run. Speed is
+//! map's bytes (the memory-bandwidth floor; on as many threads as the kernel, each copying
+//! one share of the map), all measured in the same run. Speed is
 //! reported as numbers and ratios, never judged against a fixed time.
 //!
 //! | kernel | fast | reference | baseline | per |
@@ -49,6 +50,7 @@ pub struct Record {
     /// The careful hand-written baseline of the same job ([`baseline`](mod@crate::baseline)),
     /// where the kernel has one.
     baseline_ns_per_cell: Option<f64>,
+    /// A plain copy of the map on as many threads as the kernel.
     copy_ns_per_cell: f64,
 }
 
@@ -101,13 +103,10 @@ pub fn run(
     for &size in sizes {
         let cells = (size * size) as f64;
         let (src, mut dst) = (vec![1.0f32; size * size], vec![0.0f32; size * size]);
-        let mut copy = || {
-            dst.copy_from_slice(black_box(&src));
-            black_box(&mut dst);
-        };
         for kernel in KERNELS.iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name)) {
             let thread_counts: &[usize] = if kernel.parallel { &[1, PARALLEL_THREADS] } else { &[1] };
             for &threads in thread_counts {
+                let mut copy = copier(&src, &mut dst, threads);
                 let (mut fast, mut reference, baseline, per) = (kernel.setup)(size, threads);
                 let per = per.max(1) as f64;
                 // The kernel, its baseline and the copy in turns, so that their ratios see
@@ -138,6 +137,26 @@ pub fn run(
         }
     }
     records
+}
+
+/// A plain copy of `src` into `dst` on `threads` threads (each copying one share of the
+/// map), so that a kernel run on several threads is compared with a copy that uses as many.
+fn copier<'a>(src: &'a [f32], dst: &'a mut [f32], threads: usize) -> impl FnMut() + 'a {
+    let pool = (threads > 1)
+        .then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool"));
+    let share = src.len().div_ceil(threads).max(1);
+    move || {
+        match &pool {
+            Some(pool) => pool.install(|| {
+                use rayon::prelude::*;
+                dst.par_chunks_mut(share)
+                    .zip(src.par_chunks(share))
+                    .for_each(|(d, s)| d.copy_from_slice(black_box(s)));
+            }),
+            None => dst.copy_from_slice(black_box(src)),
+        }
+        black_box(&mut *dst);
+    }
 }
 
 /// The human-readable table line for a record: the kernel's time, then each comparison
