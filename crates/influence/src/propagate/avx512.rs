@@ -30,9 +30,8 @@
 //!   caches that made a single step about a fifth faster.
 //! * On maps beyond the caches the output is written with non-temporal stores (see
 //!   [`row`]), which skip reading each line before writing it.
-//! * A single step's rows run in one function ([`band`]) with the row inlined, two rows at
-//!   a time, as the fused pipeline's do ([`RowKernel::two_rows`]): two rows share the loads of
-//!   the two rows between them, no call, no constants set up again per row.
+//! * A single step's rows run in one function ([`band`]) with the row inlined: no call, no
+//!   constants set up again per row.
 //!
 //! The chunks at a row's ends use masked loads and stores (lanes outside the row read as 0
 //! and are not written), so any width works; the chunks between read straight from memory.
@@ -122,69 +121,17 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         let Hints { ahead, stream } = hints;
         // The shortcut holds for exponential decay with a factor above 0 (see the module docs).
         let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
-        let (w, len) = (out.len(), self.mask_len(out.len()));
-        assert!(values.iter().all(|v| v.len() >= w), "rows of values of another width");
-        assert!(masks[0].len() == len && masks[1].len() == len, "wall data of another width");
-        // The fourth row of values and third of wall data are read only for two rows.
-        let v = [values[0].as_ptr(), values[1].as_ptr(), values[2].as_ptr(), values[2].as_ptr()];
-        let walls = [masks[0].as_ptr(), masks[1].as_ptr(), masks[1].as_ptr()];
-        let out = [out.as_mut_ptr(); 2];
+        let walls = [masks[0], masks[1]];
+        let len = self.mask_len(out.len());
+        assert!(walls[0].len() == len && walls[1].len() == len, "wall data of another width");
         let q = self.q;
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal) => {
-                row::<R, EIGHT, $floor, $stream, $prefetch, false>(v, walls, out, w, k, q, ahead)
+                row::<R, EIGHT, $floor, $stream, $prefetch>(values, walls, out, k, q, ahead)
             };
         }
-        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows of values
-        // and wall data have the lengths `row` reads (asserted just above).
-        unsafe {
-            match (floor, stream, !ahead.is_null()) {
-                (true, false, false) => run!(true, false, false),
-                (false, false, false) => run!(false, false, false),
-                (true, true, false) => run!(true, true, false),
-                (false, true, false) => run!(false, true, false),
-                (true, false, true) => run!(true, false, true),
-                (false, false, true) => run!(false, false, true),
-                (true, true, true) => run!(true, true, true),
-                (false, true, true) => run!(false, true, true),
-            }
-        }
-    }
-
-    /// With 4 neighbours: two rows share two rows' loads, a quarter of a fused step's traffic
-    /// with the second-level cache. With 8, the pipeline's four-row rings cost more than that
-    /// saves.
-    #[inline(always)]
-    fn pairs(&self) -> bool {
-        !EIGHT
-    }
-
-    #[inline(always)]
-    fn two_rows(
-        &self,
-        values: [&[f32]; 4],
-        masks: [&[u32]; 4],
-        out: [&mut [f32]; 2],
-        k: &Coefs,
-        hints: Hints,
-    ) {
-        let Hints { ahead, stream } = hints;
-        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
-        let [first, second] = out;
-        let (w, len) = (first.len(), self.mask_len(first.len()));
-        assert!(second.len() == w && values.iter().all(|v| v.len() >= w), "rows of another width");
-        assert!(masks[..3].iter().all(|m| m.len() == len), "wall data of another width");
-        let v = [values[0].as_ptr(), values[1].as_ptr(), values[2].as_ptr(), values[3].as_ptr()];
-        let walls = [masks[0].as_ptr(), masks[1].as_ptr(), masks[2].as_ptr()];
-        let out = [first.as_mut_ptr(), second.as_mut_ptr()];
-        let q = self.q;
-        macro_rules! run {
-            ($floor:literal, $stream:literal, $prefetch:literal) => {
-                row::<R, EIGHT, $floor, $stream, $prefetch, true>(v, walls, out, w, k, q, ahead)
-            };
-        }
-        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows of values
-        // and wall data have the lengths `row` reads (asserted just above).
+        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the wall data has
+        // the length `row` reads (asserted just above).
         unsafe {
             match (floor, stream, !ahead.is_null()) {
                 (true, false, false) => run!(true, false, false),
@@ -229,8 +176,8 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     }
 }
 
-/// The rows of a single step ([`Band`]) by [`row`], two at a time, in one function: no call,
-/// no constants set up again per row.
+/// The rows of a single step ([`Band`]), each by [`row`], in one function: no call, no
+/// constants set up again per row.
 ///
 /// # Safety
 /// As [`row`]: the CPU has AVX-512 F and BW, and `b.len` is [`Avx512::mask_len`] of the
@@ -242,40 +189,12 @@ unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool
     k: &Coefs,
     q: usize,
 ) {
-    let w = b.width;
-    let (mut y, end) = b.rows;
-    let mut out = out;
-    while y < end {
+    for (y, out) in (b.rows.0..b.rows.1).zip(out.chunks_exact_mut(b.width)) {
         let (values, masks, hints) = b.around(y);
-        let two = y + 1 < end;
-        let (rows, rest) = std::mem::take(&mut out).split_at_mut(if two { 2 * w } else { w });
-        out = rest;
-        let first = rows.as_mut_ptr();
-        let at = |r: usize| first.wrapping_add(r * w);
-        // The rows below the second: its values and the first's wall data below it.
-        let (below, _, _) = b.around(y + usize::from(two));
-        let v = [values[0].as_ptr(), values[1].as_ptr(), values[2].as_ptr(), below[2].as_ptr()];
-        let (_, masks_below, _) = b.around(y + usize::from(two));
-        let walls = [masks[0].as_ptr(), masks[1].as_ptr(), masks_below[1].as_ptr()];
-        // SAFETY: the caller promised the CPU and the length of a row's wall data; every
-        // row `Band::around` gives is `w` cells or a row of wall data long, and `rows` holds
-        // two output rows when `two` holds.
+        // SAFETY: the caller promised the CPU and the length of a row's wall data.
         unsafe {
-            if two {
-                row::<R, EIGHT, FLOOR, STREAM, PREFETCH, true>(
-                    v,
-                    walls,
-                    [at(0), at(1)],
-                    w,
-                    k,
-                    q,
-                    hints.ahead,
-                );
-            } else {
-                row::<R, EIGHT, FLOOR, STREAM, PREFETCH, false>(v, walls, [at(0); 2], w, k, q, hints.ahead);
-            }
+            row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(values, [masks[0], masks[1]], out, k, q, hints.ahead);
         }
-        y += 1 + usize::from(two);
     }
 }
 
@@ -403,41 +322,30 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     (_mm512_maskz_mov_ps(keep, new), masked)
 }
 
-/// One row, or two (`TWO`): [`portable::row`](super::portable) on 16 lanes, in chunks
-/// starting `q` cells before each multiple of 16 (see the module docs), with the wall data
-/// [`fill`] wrote for it; `read` is a row to prefetch (or null). `v` holds the rows of values
-/// above, at and below the first output row, then the row below the second (read only with
-/// `TWO`); `walls` the wall data of the rows above, at and below the first (the last read
-/// only with `TWO`); `out` the output row and, with `TWO`, the row below it. Two rows share
-/// their loads of the two rows between them and, with 8 neighbours, those rows' shifts by a
-/// lane right and the open squares between them. With `STREAM`, the chunks between the
-/// row's ends are written with non-temporal stores where the output's chunks lie on 64-byte
+/// One row: [`portable::row`](super::portable) on 16 lanes, in chunks starting `q` cells
+/// before each multiple of 16 (see the module docs), with the wall data [`fill`] wrote for
+/// it; `read` is a row to prefetch (or null). With `STREAM`, the chunks between the row's
+/// ends are written with non-temporal stores where the output's chunks lie on 64-byte
 /// boundaries (ordinary stores elsewhere), then fenced, so that they are ordered before any
 /// later store as ordinary stores are.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW; the rows of `v` read hold at least `out[0].len()` cells, and
-/// with `TWO` `out[1]` holds as many; the rows of `walls` read hold at least the words
-/// [`fill`] writes for `q` and `out[0].len()` (any words: what they hold decides the results,
-/// not their safety).
+/// The CPU has AVX-512 F and BW, and both `walls` (the rows above and here) hold at least
+/// the words [`fill`] writes for `q` and `out.len()` (any words: what they hold decides the
+/// results, not their safety).
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn row<
-    R: Rule,
-    const EIGHT: bool,
-    const FLOOR: bool,
-    const STREAM: bool,
-    const PREFETCH: bool,
-    const TWO: bool,
->(
-    v: [*const f32; 4],
-    walls: [*const u32; 3],
-    out: [*mut f32; 2],
-    w: usize,
+unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool, const PREFETCH: bool>(
+    v: [&[f32]; 3],
+    walls: [&[u32]; 2],
+    out: &mut [f32],
     k: &Coefs,
     q: usize,
     read: *const f32,
 ) {
+    let w = out.len();
+    // (Arrays built element by element here and below: `array::map` is not always inlined.)
+    let rows = [&v[0][..w], &v[1][..w], &v[2][..w]];
     // Chunk j covers cells 16j − q ..= 16j − q + 15; the first and last are partly outside.
     let chunks = (w + q).div_ceil(16);
     let last = chunks - 1;
@@ -450,32 +358,32 @@ unsafe fn row<
         threshold: _mm512_set1_ps(k.threshold),
     };
     // Where chunk 0 would start, were the row there: only lanes inside the row are read.
-    // (Arrays built element by element here and below: `array::map` is not always inlined.)
-    let base = [v[0].wrapping_sub(q), v[1].wrapping_sub(q), v[2].wrapping_sub(q), v[3].wrapping_sub(q)];
-    let dst = [out[0].wrapping_sub(q), out[1].wrapping_sub(q)];
+    let base = [
+        rows[0].as_ptr().wrapping_sub(q),
+        rows[1].as_ptr().wrapping_sub(q),
+        rows[2].as_ptr().wrapping_sub(q),
+    ];
+    let dst = out.as_mut_ptr().wrapping_sub(q);
     let len = (w + q).div_ceil(64) * 64;
-    let walls = [walls[0].cast::<u16>(), walls[1].cast::<u16>(), walls[2].cast::<u16>()];
-    // The bits of chunk j < `chunks` of output row `r`: its free cells, and the open squares
-    // above and below it (or 0).
-    let bits = |r: usize, j: usize| -> (u16, [u16; 2]) {
+    let (above, here) = (walls[0].as_ptr().cast::<u16>(), walls[1].as_ptr().cast::<u16>());
+    // The bits of chunk j < `chunks`: its free cells, and the open squares above and below
+    // it (or 0).
+    let bits = |j: usize| -> (u16, [u16; 2]) {
         // SAFETY: chunk j reads bits 16j ..= 16j + 15 of each bit row, all within the `len`
         // cells (a multiple of 64, at least w + q) that `fill` wrote, and the caller
         // promised `walls` holds.
         let read = |at: *const u16, row: usize| unsafe { at.add(row * len / 16 + j).read() };
-        let (above, here) = (walls[r], walls[r + 1]);
         (read(here, 0), if EIGHT { [read(above, 1), read(here, 1)] } else { [0; 2] })
     };
-    let stream =
-        STREAM && (dst[0] as usize).is_multiple_of(64) && (!TWO || (dst[1] as usize).is_multiple_of(64));
+    let stream = STREAM && (dst as usize).is_multiple_of(64);
     // Chunk `j` of each row: whole, or the lanes `lanes` selects (the rest 0).
     // SAFETY: whole chunks are those strictly between the first and the last, which lie
-    // inside the rows (the fourth is read only with `TWO`).
+    // inside the rows.
     let whole = |j: usize| unsafe {
         [
             _mm512_loadu_ps(base[0].add(16 * j)),
             _mm512_loadu_ps(base[1].add(16 * j)),
             _mm512_loadu_ps(base[2].add(16 * j)),
-            if TWO { _mm512_loadu_ps(base[3].add(16 * j)) } else { _mm512_setzero_ps() },
         ]
     };
     // SAFETY: the masks of the end chunks select cells inside the rows only.
@@ -484,47 +392,26 @@ unsafe fn row<
             _mm512_maskz_loadu_ps(lanes, base[0].wrapping_add(16 * j)),
             _mm512_maskz_loadu_ps(lanes, base[1].wrapping_add(16 * j)),
             _mm512_maskz_loadu_ps(lanes, base[2].wrapping_add(16 * j)),
-            if TWO {
-                _mm512_maskz_loadu_ps(lanes, base[3].wrapping_add(16 * j))
-            } else {
-                _mm512_setzero_ps()
-            },
         ]
     };
-    let zero = [_mm512_setzero_ps(); 4];
-    // For each output row, the values above and below of the chunk before, masked by its
-    // open squares.
-    let mut masked = [[_mm512_setzero_ps(); 2]; 2];
-    let mut compute = |j: usize, [before, now, after]: [[__m512; 4]; 3]| {
+    let zero = [_mm512_setzero_ps(); 3];
+    // The values above and below of the chunk before, masked by its open squares.
+    let mut masked = [_mm512_setzero_ps(); 2];
+    let mut compute = |j: usize, [before, now, after]: [[__m512; 3]; 3]| {
+        let windows =
+            [[before[0], now[0], after[0]], [before[1], now[1], after[1]], [before[2], now[2], after[2]]];
         if PREFETCH {
-            // A prefetch is only a hint: it reads nothing and cannot fault. Two rows read
-            // two rows ahead.
+            // A prefetch is only a hint: it reads nothing and cannot fault.
             _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());
-            if TWO {
-                _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(w + 16 * j).cast());
-            }
         }
-        let window = |i: usize| [before[i], now[i], after[i]];
-        let (own, squares) = bits(0, j);
-        let first;
-        (first, masked[0]) =
-            chunk_step::<R, EIGHT, FLOOR>([window(0), window(1), window(2)], own, squares, masked[0], k);
-        let mut second = first;
-        if TWO {
-            let (own, squares) = bits(1, j);
-            (second, masked[1]) =
-                chunk_step::<R, EIGHT, FLOOR>([window(1), window(2), window(3)], own, squares, masked[1], k);
-        }
-        [first, second]
+        let (own, squares) = bits(j);
+        let new;
+        (new, masked) = chunk_step::<R, EIGHT, FLOOR>(windows, own, squares, masked, k);
+        new
     };
-    let at = |r: usize, j: usize| dst[r].wrapping_add(16 * j);
+    let at = |j: usize| dst.wrapping_add(16 * j);
     // SAFETY: the masks of the end chunks select cells inside `out` only.
-    let end = |j: usize, lanes: u16, new: [__m512; 2]| unsafe {
-        _mm512_mask_storeu_ps(at(0, j), lanes, new[0]);
-        if TWO {
-            _mm512_mask_storeu_ps(at(1, j), lanes, new[1]);
-        }
-    };
+    let end = |j: usize, lanes: u16, new: __m512| unsafe { _mm512_mask_storeu_ps(at(j), lanes, new) };
     let now = part(0, head);
     if last == 0 {
         end(0, head, compute(0, [zero, now, zero]));
@@ -534,17 +421,15 @@ unsafe fn row<
     end(0, head, compute(0, [zero, now, after]));
     let (mut before, mut now) = (now, after);
     // The chunks between the ends, all but the last of them reading a whole chunk after.
-    let mut interior = |j: usize, after: [__m512; 4]| {
+    let mut interior = |j: usize, after: [__m512; 3]| {
         let new = compute(j, [before, now, after]);
         // SAFETY: chunks strictly between the ends lie inside `out`; streamed ones start
         // on 64-byte boundaries (`dst` does, checked above).
         unsafe {
-            for (r, &new) in new.iter().enumerate().take(1 + usize::from(TWO)) {
-                if stream {
-                    _mm512_stream_ps(at(r, j), new);
-                } else {
-                    _mm512_storeu_ps(at(r, j), new);
-                }
+            if stream {
+                _mm512_stream_ps(at(j), new);
+            } else {
+                _mm512_storeu_ps(at(j), new);
             }
         }
         (before, now) = (now, after);

@@ -11,11 +11,6 @@
 //! way round. A single step is a pass of one step (except on the AVX-512 kernel and maps of at
 //! most 2²⁰ cells, where [`single`](super::single) runs it without rings).
 //!
-//! A kernel may ask for two rows of a step at a time ([`RowKernel::pairs`]): step 1 computes
-//! rows `t − 1` and `t`, step 2 rows `t − 2` and `t − 1`, and so on, each step's ring holding
-//! four rows. The two rows share the loads of the two rows between them, which at large
-//! widths come from the second-level cache: the AVX-512 kernel with 4 neighbours does so.
-//!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
 //! other and their results do not depend on where the bands are cut.
@@ -49,27 +44,6 @@ pub(super) trait RowKernel: Copy {
     /// One row of a step into `out`, from the rows of values and of wall data above, here
     /// and below.
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
-    /// Whether the pipeline should compute two rows of a step at a time ([`two_rows`](Self::two_rows)).
-    #[inline(always)]
-    fn pairs(&self) -> bool {
-        false
-    }
-    /// Rows `y` and `y + 1` of a step into `out` (the first, then the second), from the rows
-    /// of values and of wall data `y − 1` to `y + 2`: two [`row`](Self::row)s unless the
-    /// kernel shares their work.
-    #[inline(always)]
-    fn two_rows(
-        &self,
-        values: [&[f32]; 4],
-        masks: [&[u32]; 4],
-        out: [&mut [f32]; 2],
-        k: &Coefs,
-        hints: Hints,
-    ) {
-        let [first, second] = out;
-        self.row([values[0], values[1], values[2]], [masks[0], masks[1], masks[2]], first, k, hints);
-        self.row([values[1], values[2], values[3]], [masks[1], masks[2], masks[3]], second, k, hints);
-    }
     /// The rows of a single step ([`single`](super::single)) into `out`, one after another
     /// with [`row`](Self::row) unless the kernel runs them in one loop of its own.
     #[inline(always)]
@@ -264,39 +238,9 @@ pub(super) struct Pass<'a> {
     pub seeds: &'a [Seed],
 }
 
-/// Two distinct rows `a` and `b` of a ring of rows `w` cells long.
-#[inline(always)]
-fn two_mut(ring: &mut [f32], a: usize, b: usize, w: usize) -> [&mut [f32]; 2] {
-    debug_assert_ne!(a, b);
-    let (lo, hi) = (a.min(b), a.max(b));
-    let (left, right) = ring.split_at_mut(hi * w);
-    let (low, high) = (&mut left[lo * w..][..w], &mut right[..w]);
-    if a < b {
-        [low, high]
-    } else {
-        [high, low]
-    }
-}
-
-/// Runs `pass` into `out` (its output rows only) with `kernel`, one or two rows of each step
-/// at a time ([`RowKernel::pairs`]).
+/// Runs `pass` into `out` (its output rows only) with `kernel`.
 #[inline(always)]
 pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
-    if kernel.pairs() {
-        rows_of::<K, 2>(kernel, pass, out, scratch);
-    } else {
-        rows_of::<K, 1>(kernel, pass, out, scratch);
-    }
-}
-
-/// [`fused`], `ROWS` (1 or 2) rows of each step at a time.
-#[inline(always)]
-fn rows_of<K: RowKernel, const ROWS: usize>(
-    kernel: K,
-    pass: &Pass<'_>,
-    out: &mut [f32],
-    scratch: &mut Scratch,
-) {
     let Pass { grid, diffusion, input, ref rows, steps, seeds } = *pass;
     let (w, h) = (grid.width(), grid.height());
     assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
@@ -305,13 +249,10 @@ fn rows_of<K: RowKernel, const ROWS: usize>(
     // Whether this pass's output goes past the caches (the intermediate rings never do).
     let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);
-    // Each step computes `ROWS` rows at a time, one row behind the step before: its ring
-    // holds the two rows above them and the `ROWS` the step before has just computed.
-    let slots = ROWS + 2;
-    let ring = slots * w;
-    // Mask rows in flight (step 1 needs t + ROWS, step `steps` t − steps − 1), rounded up to
-    // a power of two: a row's slot is then a mask, not a division, several times a row.
-    let depth = (steps + 2 + ROWS).next_power_of_two();
+    let ring = 3 * w;
+    // Mask rows in flight (step 1 needs t+1, step `steps` t−steps), rounded up to a power
+    // of two: a row's slot is then a mask, not a division, several times a row.
+    let depth = (steps + 2).next_power_of_two();
     // The ring rows start at the input rows' offset from a 64-byte boundary (16 floats), so
     // that a kernel whose vectors follow the input's cache lines finds them in the rings too.
     scratch.values.clear();
@@ -329,79 +270,46 @@ fn rows_of<K: RowKernel, const ROWS: usize>(
     if first > 0 {
         fill_masks(kernel, mask_rings, grid, first - 1, depth, len);
     }
-    for y in first..first + ROWS {
-        fill_masks(kernel, mask_rings, grid, y, depth, len);
-    }
+    fill_masks(kernel, mask_rings, grid, first, depth, len);
 
     // Where each step's seeds for its next row start (the steps after the first).
     let mut next_seed = [0; MAX_FUSED + 1];
-    // At time t, step l computes the `ROWS` rows up to row t + 1 − l (those in its span).
-    for t in (first + ROWS - 1..rows.end + steps + ROWS - 2).step_by(ROWS) {
-        for y in t + 1..=t + ROWS {
-            fill_masks(kernel, mask_rings, grid, y, depth, len);
-        }
+    // At time t, step l computes row t − (l − 1).
+    for t in first..rows.end + steps - 1 {
+        fill_masks(kernel, mask_rings, grid, t + 1, depth, len);
         for l in 1..=steps {
-            let s = span(l);
-            let Some(top) = (t + 2).checked_sub(l) else { continue };
-            let (lo, hi) = (top.saturating_sub(ROWS).max(s.start), top.min(s.end));
-            if lo >= hi {
-                continue;
-            }
+            let Some(y) = (t + 1).checked_sub(l).filter(|y| span(l).contains(y)) else { continue };
             let m = |y: Option<usize>| {
                 y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y & (depth - 1)) * len..][..len])
             };
+            let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
             // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
             let (before, after) = rings.split_at_mut((l - 1) * ring);
             let before: &[f32] = before;
             let prev = |y: Option<usize>| match y.filter(|&y| y < h) {
                 None => zeros,
                 Some(y) if l == 1 => &input[y * w..][..w],
-                Some(y) => &before[(l - 2) * ring + (y % slots) * w..][..w],
+                Some(y) => &before[(l - 2) * ring + (y % 3) * w..][..w],
             };
+            let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
             // On maps larger than the caches, rows of the input come from memory: the first
             // step asks for them a few rows early.
-            let ahead = match input.get((lo + AHEAD) * w..) {
+            let ahead = match input.get((y + AHEAD) * w..) {
                 Some(row) if l == 1 && input.len() >= PREFETCH_CELLS => row.as_ptr(),
                 _ => std::ptr::null(),
             };
-            let two = ROWS == 2 && hi - lo == 2;
-            let hints = Hints { ahead, stream: l == steps && stream };
-            let y = lo;
             if l == steps {
-                let out = &mut out[(y - rows.start) * w..][..(hi - lo) * w];
-                if two {
-                    let (a, b) = out.split_at_mut(w);
-                    let values =
-                        [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1)), prev(Some(y + 2))];
-                    let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1)), m(Some(y + 2))];
-                    kernel.two_rows(values, masks, [a, b], k, hints);
-                } else {
-                    let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
-                    let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
-                    kernel.row(values, masks, out, k, hints);
-                }
+                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, Hints { ahead, stream });
             } else {
-                let ring = &mut after[..ring];
-                if two {
-                    let values =
-                        [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1)), prev(Some(y + 2))];
-                    let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1)), m(Some(y + 2))];
-                    kernel.two_rows(values, masks, two_mut(ring, y % slots, (y + 1) % slots, w), k, hints);
-                } else {
-                    let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
-                    let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
-                    kernel.row(values, masks, &mut ring[(y % slots) * w..][..w], k, hints);
-                }
+                let dst = &mut after[(y % 3) * w..][..w];
+                kernel.row(values, masks, dst, k, Hints { ahead, stream: false });
                 // Each step meets its rows in order: its seeds are a moving window.
-                for y in lo..hi {
-                    let dst = &mut ring[(y % slots) * w..][..w];
-                    let next = &mut next_seed[l];
-                    while seeds.get(*next).is_some_and(|s| s.cell < y * w) {
-                        *next += 1;
-                    }
-                    for s in seeds[*next..].iter().take_while(|s| s.cell < (y + 1) * w) {
-                        dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);
-                    }
+                let next = &mut next_seed[l];
+                while seeds.get(*next).is_some_and(|s| s.cell < y * w) {
+                    *next += 1;
+                }
+                for s in seeds[*next..].iter().take_while(|s| s.cell < (y + 1) * w) {
+                    dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);
                 }
             }
         }
