@@ -50,6 +50,23 @@ use super::diffuse::{Diffusion, Rule};
 use super::fused::{Band, Coefs, Hints, RowKernel, PREFETCH_CELLS, STREAM_CELLS};
 use crate::space::Grid;
 
+/// `$run!(a, b, c)` with the three booleans as literals: one compiled function for each of
+/// the eight choices a row can be made with.
+macro_rules! each_choice {
+    ($run:ident, $a:expr, $b:expr, $c:expr) => {
+        match ($a, $b, $c) {
+            (true, false, false) => $run!(true, false, false),
+            (false, false, false) => $run!(false, false, false),
+            (true, true, false) => $run!(true, true, false),
+            (false, true, false) => $run!(false, true, false),
+            (true, false, true) => $run!(true, false, true),
+            (false, false, true) => $run!(false, false, true),
+            (true, true, true) => $run!(true, true, true),
+            (false, true, true) => $run!(false, true, true),
+        }
+    };
+}
+
 /// The AVX-512 kernel for decay kind `R` and 8 neighbours or 4, with chunks starting `q`
 /// cells before each multiple of 16. A value of it is the proof that the CPU has AVX-512 F
 /// and BW: [`new`](Self::new) is the only way to make one.
@@ -132,18 +149,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         }
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the wall data has
         // the length `row` reads (asserted just above).
-        unsafe {
-            match (floor, stream, !ahead.is_null()) {
-                (true, false, false) => run!(true, false, false),
-                (false, false, false) => run!(false, false, false),
-                (true, true, false) => run!(true, true, false),
-                (false, true, false) => run!(false, true, false),
-                (true, false, true) => run!(true, false, true),
-                (false, false, true) => run!(false, false, true),
-                (true, true, true) => run!(true, true, true),
-                (false, true, true) => run!(false, true, true),
-            }
-        }
+        unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
     }
 
     /// The rows of a single step in one loop ([`band`]), the choices [`row`] is compiled for
@@ -161,18 +167,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         }
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; each row's wall data
         // has the length `row` reads (asserted just above; `Band::around` cuts rows of it).
-        unsafe {
-            match (floor, stream, prefetch) {
-                (true, false, false) => run!(true, false, false),
-                (false, false, false) => run!(false, false, false),
-                (true, true, false) => run!(true, true, false),
-                (false, true, false) => run!(false, true, false),
-                (true, false, true) => run!(true, false, true),
-                (false, false, true) => run!(false, false, true),
-                (true, true, true) => run!(true, true, true),
-                (false, true, true) => run!(false, true, true),
-            }
-        }
+        unsafe { each_choice!(run, floor, stream, prefetch) }
     }
 }
 
