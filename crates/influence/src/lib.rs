@@ -118,6 +118,8 @@ mod simd;
 pub mod source;
 pub mod space;
 pub mod stamp;
+#[cfg(test)]
+mod test_rng;
 
 pub use analysis::Analysis;
 pub use error::Error;

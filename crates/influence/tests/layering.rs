@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 const RANKS: &[(&str, u32)] = &[
     ("error", 0),
     ("simd", 0),
+    ("test_rng", 0),
     ("space", 1),
     ("falloff", 2),
     ("source", 3),

@@ -369,13 +369,8 @@ mod tests {
 
     /// A small deterministic stream in [0, 1).
     fn stream(seed: u64) -> impl FnMut() -> f32 {
-        let mut s = seed | 1;
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            (s >> 40) as f32 / (1u64 << 24) as f32
-        }
+        let mut bits = crate::test_rng::xorshift(seed);
+        move || (bits() >> 40) as f32 / (1u64 << 24) as f32
     }
 
     /// Every source's `value_and_gradient_at`, summed in the sources' order.

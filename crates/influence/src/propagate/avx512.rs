@@ -456,13 +456,7 @@ mod tests {
         } else {
             Connectivity::Four
         });
-        let mut s = seed | 1;
-        let mut next = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut next = crate::test_rng::xorshift(seed);
         for i in 0..3 * w {
             grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
         }

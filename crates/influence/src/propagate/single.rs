@@ -95,18 +95,8 @@ mod tests {
     use super::super::fused::{Pass, Scratch};
     use super::super::{Propagator, Steps};
     use crate::space::{Connectivity, Grid, Space};
+    use crate::test_rng::xorshift;
     use crate::Cell;
-
-    /// A xorshift stream.
-    fn stream(seed: u64) -> impl FnMut() -> u64 {
-        let mut s = seed | 1;
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        }
-    }
 
     /// One generic step of `values` on `grid`, walls cleared first.
     fn generic(grid: &Grid, values: &[f32], d: &Diffusion) -> Vec<f32> {
@@ -130,7 +120,7 @@ mod tests {
         for (w, h) in [(1, 1), (2, 3), (17, 5), (63, 4), (64, 40), (65, 3), (130, 7)] {
             for conn in [Connectivity::Four, Connectivity::Eight] {
                 for d in [Diffusion::new(0.3, 0.5).unwrap(), Diffusion::linear(0.2, 0.8).unwrap()] {
-                    let mut next = stream((w * 1000 + h) as u64);
+                    let mut next = xorshift((w * 1000 + h) as u64);
                     let mut grids = [0, 1].map(|_| Grid::new(w, h).unwrap().with_connectivity(conn));
                     for grid in &mut grids {
                         for i in 0..w * h {
@@ -175,7 +165,7 @@ mod tests {
     fn kept_walls_serve_inputs_at_any_offset() {
         for (w, h) in [(16, 3), (48, 5), (64, 2), (96, 9), (37, 4)] {
             for conn in [Connectivity::Four, Connectivity::Eight] {
-                let mut next = stream((w * 77 + h) as u64);
+                let mut next = xorshift((w * 77 + h) as u64);
                 let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
                 for i in 0..w * h {
                     grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();

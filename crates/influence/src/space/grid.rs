@@ -537,11 +537,9 @@ mod tests {
     fn free_bits_follow_every_change_of_the_flags() {
         for w in [1, 63, 64, 65, 130] {
             let mut grid = Grid::new(w, 3).unwrap();
-            let mut s = 0x9E37_79B9_7F4A_7C15_u64;
+            let mut next = crate::test_rng::xorshift(0x9E37_79B9_7F4A_7C15);
             for _ in 0..4 * w {
-                s ^= s << 13;
-                s ^= s >> 7;
-                s ^= s << 17;
+                let s = next();
                 let i = (s % (3 * w) as u64) as usize;
                 grid.set_blocked(Cell::new(i % w, i / w), s & 1 << 40 != 0).unwrap();
             }
