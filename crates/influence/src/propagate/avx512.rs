@@ -184,13 +184,12 @@ unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool
     k: &Coefs,
     q: usize,
 ) {
-    for (y, out) in (b.rows.0..b.rows.1).zip(out.chunks_exact_mut(b.width)) {
-        let (values, masks, hints) = b.around(y);
+    b.each(out, |values, masks, out, hints| {
         // SAFETY: the caller promised the CPU and the length of a row's wall data.
         unsafe {
             row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(values, [masks[0], masks[1]], out, k, q, hints.ahead);
         }
-    }
+    });
 }
 
 /// Writes the wall data of a row into `out`, from the free-cell bits ([`Grid::free_bits`])

@@ -48,7 +48,7 @@ pub(super) trait RowKernel: Copy {
     /// with [`row`](Self::row) unless the kernel runs them in one loop of its own.
     #[inline(always)]
     fn band(&self, band: &Band<'_>, out: &mut [f32], k: &Coefs) {
-        band.each(*self, out, k);
+        band.each(out, |values, masks, out, hints| self.row(values, masks, out, k, hints));
     }
 }
 
@@ -113,20 +113,21 @@ impl<'a> Band<'a> {
         // Rows beyond the grid hold zeros in blocked cells.
         let values = [above.map_or(self.zeros, row), row(y), below.map_or(self.zeros, row)];
         let masks = [above.map_or(self.none, data), data(y), below.map_or(self.none, data)];
-        let ahead = match input.get((y + AHEAD) * w..) {
-            Some(row) if input.len() >= PREFETCH_CELLS => row.as_ptr(),
-            _ => std::ptr::null(),
-        };
-        (values, masks, Hints { ahead, stream: input.len() >= STREAM_CELLS })
+        (values, masks, Hints { ahead: ahead(input, w, y), stream: input.len() >= STREAM_CELLS })
     }
 
-    /// Each output row with `out`'s row for it: the loop a kernel without a band loop of its
-    /// own runs ([`RowKernel::band`]).
+    /// `row(values, masks, out, hints)` for each output row, with `out`'s row for it and the
+    /// rows [`around`](Self::around) it: the one loop over a band's rows, inlined into each
+    /// kernel's [`RowKernel::band`].
     #[inline(always)]
-    pub(super) fn each<K: RowKernel>(&self, kernel: K, out: &mut [f32], k: &Coefs) {
+    pub(super) fn each(
+        &self,
+        out: &mut [f32],
+        mut row: impl FnMut([&[f32]; 3], [&[u32]; 3], &mut [f32], Hints),
+    ) {
         for (y, out) in (self.rows.0..self.rows.1).zip(out.chunks_exact_mut(self.width)) {
             let (values, masks, hints) = self.around(y);
-            kernel.row(values, masks, out, k, hints);
+            row(values, masks, out, hints);
         }
     }
 }
@@ -202,7 +203,18 @@ pub(super) fn max_fused(width: usize) -> usize {
 }
 
 /// How many rows below the one it computes the first step asks for the input's rows.
-pub(super) const AHEAD: usize = 3;
+const AHEAD: usize = 3;
+
+/// Where a pass reading row `y` of `input` (`w` cells a row) asks for the input's rows
+/// ahead ([`Hints::ahead`]): on maps larger than the caches, rows of the input come from
+/// memory, so they are asked for a few rows early; null on smaller maps and past the end.
+#[inline(always)]
+fn ahead(input: &[f32], w: usize, y: usize) -> *const f32 {
+    match input.get((y + AHEAD) * w..) {
+        Some(row) if input.len() >= PREFETCH_CELLS => row.as_ptr(),
+        _ => std::ptr::null(),
+    }
+}
 
 /// Maps of fewer cells (a 1 MiB layer) are not prefetched: their input is in the caches
 /// already, and a prefetch per chunk only takes a load's place.
@@ -292,12 +304,8 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
                 Some(y) => &before[(l - 2) * ring + (y % 3) * w..][..w],
             };
             let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
-            // On maps larger than the caches, rows of the input come from memory: the first
-            // step asks for them a few rows early.
-            let ahead = match input.get((y + AHEAD) * w..) {
-                Some(row) if l == 1 && input.len() >= PREFETCH_CELLS => row.as_ptr(),
-                _ => std::ptr::null(),
-            };
+            // Only the first step reads the input.
+            let ahead = if l == 1 { ahead(input, w, y) } else { std::ptr::null() };
             if l == steps {
                 kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, Hints { ahead, stream });
             } else {
