@@ -28,7 +28,7 @@ pub(crate) use padded::Padded;
 use padded::OFFSETS;
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
-pub(crate) use ring::Ring;
+pub(crate) use ring::{bucket, Ring};
 
 /// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
 /// distances (negation is exact, so distances come out bit for bit as summed).
@@ -419,9 +419,9 @@ impl Router {
         let gen = self.begin_grid(start);
         let Self { cells, ring, bucket_cells, padded, .. } = self;
         let per_step = BUCKETS_PER_STEP / padded.straight;
-        let bucket = |f: f32| (f * per_step) as u32; // monotone in f; saturates at infinity
+        let bucket_of = |f: f32| bucket(f, per_step);
         ring.clear();
-        ring.push(bucket(h0), start as u32);
+        ring.push(bucket_of(h0), start as u32);
         let (stride, steps) = (padded.stride as u32, padded.steps());
         // The goal's cost once taken (an upper bound until the search ends), and its bucket.
         let (mut found, mut best, mut last) = (false, f32::INFINITY, u32::MAX);
@@ -447,7 +447,7 @@ impl Router {
                 cells[p].tag |= TAG_DONE;
                 expanded += 1;
                 if p == goal {
-                    (found, best, last) = (true, here.g, bucket(here.g));
+                    (found, best, last) = (true, here.g, bucket_of(here.g));
                     continue;
                 }
                 padded.ensure_rows(y as usize, blocked, layer, weight);
@@ -466,7 +466,7 @@ impl Router {
                     cells[q] = GridNode { g: next, tag: gen << 5 | i };
                     let (dx, dy) = OFFSETS[i as usize];
                     let estimate = h(x.wrapping_add_signed(dx - 1), y.wrapping_add_signed(dy - 1));
-                    ring.push(bucket(next + estimate), q as u32);
+                    ring.push(bucket_of(next + estimate), q as u32);
                 }
             }
         }

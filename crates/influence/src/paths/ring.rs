@@ -18,6 +18,14 @@ use std::collections::BinaryHeap;
 /// heap.
 const SLOTS: u32 = 1024;
 
+/// The bucket of `value` for buckets `1 / per_width` wide: `⌊value · per_width⌋`, monotone
+/// in `value` (so the ring's order is the values' order, to a bucket), and saturating at
+/// `u32::MAX` for infinite or huge values (the ring's heap holds them).
+#[inline(always)]
+pub(crate) fn bucket(value: f32, per_width: f32) -> u32 {
+    (value * per_width) as u32
+}
+
 /// A monotone queue of cells by bucket number: [`take`](Self::take) gives the lowest bucket
 /// whole, and a push below the bucket being emptied joins that bucket. Inside a bucket the
 /// order is deterministic but not by value: the order of the pushes, after the keys that

@@ -3,7 +3,7 @@
 //! walking to the same goal share one search and follow it at O(1) a step.
 
 use crate::error::Error;
-use crate::paths::{Padded, Ring};
+use crate::paths::{self, Padded, Ring};
 use crate::space::{Grid, Space};
 
 use super::{Cost, Route};
@@ -215,7 +215,7 @@ impl Search<'_> {
         goals: impl Iterator<Item = u32>,
     ) {
         let grid = self.grid;
-        let bucket = |c: f32| (c * self.per_step) as u32; // monotone in c; saturates at infinity
+        let bucket = |c: f32| paths::bucket(c, self.per_step);
         let steps = grid.steps();
         for g in goals {
             (costs[g as usize], ways[g as usize]) = (0.0, GOAL);
@@ -243,9 +243,7 @@ impl Search<'_> {
         }
         *spare = bucket_cells;
     }
-}
 
-impl Search<'_> {
     /// Marks padded cell `v` expanded and chooses its offers: the neighbours its straight
     /// and diagonal offers improve now, none if it was expanded at this cost already. A
     /// neighbour may be improved again before the offers are written, so each is tested
