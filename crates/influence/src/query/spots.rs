@@ -199,22 +199,18 @@ impl SpotIndex {
             // is not read: on real maps, most of the rectangle is often wall.
             let free = grid.free_bits(y);
             let open = |tx: usize| free[tx / (64 / TILE)] >> (tx % (64 / TILE) * TILE) & TILE_BITS != 0;
-            let mut full_values = values.chunks_exact(TILE);
-            let mut full_blocked = blocked.chunks_exact(TILE);
-            for (tx, (v, b)) in full_values.by_ref().zip(full_blocked.by_ref()).enumerate() {
-                let (v, b): (&[f32; TILE], &[bool; TILE]) =
-                    (v.try_into().expect("a whole tile"), b.try_into().expect("a whole tile"));
-                let (hi, lo) = if open(tx) { tile_bounds(v, b) } else { (0, u32::MAX) };
-                self.hi.push(hi);
-                self.lo.push(lo);
-            }
-            let (v, b) = (full_values.remainder(), full_blocked.remainder());
-            if !v.is_empty() {
-                // The row's short last tile, padded with walls.
-                let (mut pv, mut pb) = ([0.0; TILE], [true; TILE]);
-                pv[..v.len()].copy_from_slice(v);
-                pb[..b.len()].copy_from_slice(b);
-                let (hi, lo) = tile_bounds(&pv, &pb);
+            for (tx, (v, b)) in values.chunks(TILE).zip(blocked.chunks(TILE)).enumerate() {
+                let (hi, lo) = match (<&[f32; TILE]>::try_from(v), <&[bool; TILE]>::try_from(b)) {
+                    _ if !open(tx) => (0, u32::MAX),
+                    (Ok(v), Ok(b)) => tile_bounds(v, b),
+                    _ => {
+                        // The row's short last tile, padded with walls.
+                        let (mut pv, mut pb) = ([0.0; TILE], [true; TILE]);
+                        pv[..v.len()].copy_from_slice(v);
+                        pb[..b.len()].copy_from_slice(b);
+                        tile_bounds(&pv, &pb)
+                    }
+                };
                 self.hi.push(hi);
                 self.lo.push(lo);
             }
