@@ -101,8 +101,9 @@ enum Command {
     /// version), frame (one frame of a game). Each is measured beside its reference, careful
     /// hand-written code for the same job where there is one (the baseline), and a plain copy
     /// of the map's bytes in the same run; the best of repeated runs is reported. The diffusion
-    /// kernels run on 1 and 2 threads, the others on 1; the copy runs on as many threads. `INFLUENCE_KERNEL=avx2` or `=portable`
-    /// measures the library's narrower kernels. The JSON records are
+    /// kernels run on 1 and 2 threads, the others on 1; the copy runs on as many threads.
+    /// `INFLUENCE_KERNEL=avx2` or `=portable` measures the library's narrower kernels. The
+    /// JSON records are
     /// {"kernel","size","threads","ns_per_cell","reference_ns_per_cell","baseline_ns_per_cell",
     /// "copy_ns_per_cell"} (the baseline null where there is none).
     Bench {
