@@ -36,7 +36,8 @@ pub(super) trait RowKernel: Copy {
     fn mask_len(&self, width: usize) -> usize;
     /// Which form of wall data `fill` writes, if it is compact enough (a few bits a cell) to
     /// keep for a whole band of rows from step to step ([`single`](super::single)): kernels
-    /// with the same layout write the same words. `None` when it is as large as the map.
+    /// with the same layout write the same words, from the walls of the row and the row below
+    /// only (what the kept data is checked against). `None` when it is as large as the map.
     fn layout(&self) -> Option<usize>;
     /// The wall data of row `y` (inside the grid), from the grid's walls in whichever form
     /// suits the kernel.
@@ -169,7 +170,7 @@ pub(super) struct Kept {
     /// What the data was made for: the kernel's layout, the grid's width and height, and the
     /// first and end row of the data.
     pub(super) key: Option<[usize; 5]>,
-    /// The grid's free-cell bits the data was made from: its rows and the row either side.
+    /// The grid's free-cell bits the data was made from: its rows and the row below.
     pub(super) free: Vec<u64>,
     /// `mask_len(width)` words per row.
     pub(super) data: Vec<u32>,

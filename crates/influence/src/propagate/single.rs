@@ -35,7 +35,8 @@ impl KeptWalls {
     ) -> (&[u32], &[f32], &[u32]) {
         let (w, h) = (grid.width(), grid.height());
         let key = Some([layout, w, h, rows.start, rows.end]);
-        let read = rows.start.saturating_sub(1)..(rows.end + 1).min(h);
+        // A row's wall data is made from its free cells and the next row's (`fill`).
+        let read = rows.start..(rows.end + 1).min(h);
         let free = grid.free_rows(read);
         let i = self.slots.iter().position(|s| s.key == key).unwrap_or_else(|| {
             self.next ^= 1;
