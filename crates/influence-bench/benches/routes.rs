@@ -7,8 +7,9 @@
 //! * `route/binary_heap`: a plain binary-heap grid A* written here as a careful engineer
 //!   would (flat arrays, the neighbours computed in place, packed `u64` keys, the same octile
 //!   estimate and the same costs), the baseline; its cost is checked against the router's.
-//! * `flow/field`: `FlowField::compute` from the route's goal over the whole map, the
-//!   search that then serves every unit walking there.
+//! * `route/flow_field`: `FlowField::compute` from the route's goal over the whole map, the
+//!   search that then serves every unit walking there; `flow_field_heavy` the same at ten
+//!   times the danger weight.
 //!
 //! Maps: 256² with 10 % walls (the pattern of `benches/graph.rs`) under 500 stamped units of
 //! radius 8 (linear), corner to corner; and `data/maps/London_0_512.map` under 2,000 such
@@ -119,6 +120,12 @@ fn routes(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("flow_field", name), |b| {
             b.iter(|| field.compute(grid, &[goal], &cost).unwrap());
+        });
+        // Ten times the danger: most steps into it are long, and the field takes its queue
+        // search (`route/flow/queue.rs`) instead of the frontier list.
+        let heavy = Cost::avoiding(layer, 10.0).unwrap();
+        group.bench_function(BenchmarkId::new("flow_field_heavy", name), |b| {
+            b.iter(|| field.compute(grid, &[goal], &heavy).unwrap());
         });
     }
     group.finish();

@@ -2,11 +2,13 @@
 //!
 //! On a grid every step costs at least one straight step `δ` (penalties only add), so the
 //! searches of grids key their cells by `⌊cost / δ⌋` (A*: `⌊4 f / δ⌋`) and need no order inside a key: the
-//! flow field's Dijkstra and A* alike (see `route/flow.rs` and `Router::astar_grid` for
+//! flow field's Dijkstra and A* alike (see `route/flow/` and `Router::astar_grid` for
 //! why each stays exact). [`Ring`] holds the keys a search can reach from the bucket being
 //! emptied in a ring of lists, so a push is a `Vec` push with no comparisons and a search
 //! takes a bucket whole and walks it as a slice; a key too far ahead for the ring (a huge
 //! penalty) waits in a binary heap and moves into the ring when the ring reaches it.
+//! [`Ring::take_below`] takes only buckets below a bound: the flow field's frontier search
+//! keeps its far cells here and takes them back as its window reaches them.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -74,8 +76,19 @@ impl Ring {
     /// queue is empty.
     #[inline]
     pub(crate) fn take(&mut self, cells: &mut Vec<u32>) -> Option<u32> {
+        self.take_below(u64::MAX, cells)
+    }
+
+    /// [`take`](Self::take), if the lowest bucket is below `limit`; otherwise `None`, with
+    /// nothing taken (the ring moves on to `limit` at most, so pushes at or past `limit`
+    /// still join their own buckets).
+    #[inline]
+    pub(crate) fn take_below(&mut self, limit: u64, cells: &mut Vec<u32>) -> Option<u32> {
         cells.clear();
         loop {
+            if u64::from(self.current) >= limit {
+                return None;
+            }
             let slot = &mut self.slots[(self.current % SLOTS) as usize];
             if !slot.is_empty() {
                 cells.extend_from_slice(slot);
@@ -85,6 +98,9 @@ impl Ring {
             }
             if self.held == 0 {
                 let &Reverse(key) = self.far.peek()?;
+                if key >> 32 >= limit {
+                    return None;
+                }
                 self.current = (key >> 32) as u32;
             } else {
                 self.current += 1;
@@ -163,6 +179,30 @@ mod tests {
         assert_eq!(ring.take(&mut cells), Some(12));
         assert_eq!(cells, [3]);
         assert_eq!(ring.take(&mut cells), None);
+    }
+
+    /// Only buckets below the limit are taken, and a refused take loses nothing.
+    #[test]
+    fn takes_below_a_limit_only() {
+        let mut ring = Ring::default();
+        ring.clear();
+        for (key, cell) in [(4, 0), (9, 1), (9, 2), (5000, 3)] {
+            ring.push(key, cell);
+        }
+        let mut cells = Vec::new();
+        assert_eq!(ring.take_below(4, &mut cells), None);
+        assert_eq!(ring.take_below(5, &mut cells), Some(4));
+        assert_eq!(cells, [0]);
+        assert_eq!(ring.take_below(9, &mut cells), None);
+        ring.push(10, 4); // past the limit the ring stopped at: its own bucket
+        assert_eq!(ring.take_below(10, &mut cells), Some(9));
+        assert_eq!(cells, [1, 2]);
+        assert_eq!(ring.take_below(11, &mut cells), Some(10));
+        assert_eq!(cells, [4]);
+        assert_eq!(ring.take_below(4999, &mut cells), None);
+        assert_eq!(ring.take_below(u64::MAX, &mut cells), Some(5000));
+        assert_eq!(cells, [3]);
+        assert_eq!(ring.take_below(u64::MAX, &mut cells), None);
     }
 
     /// A bucket's cells come out in the order they were pushed.

@@ -2,8 +2,14 @@
 //! reachable cell its cost to the goal and its next step there, so any number of units
 //! walking to the same goal share one search and follow it at O(1) a step.
 
+mod frontier;
+mod queue;
+mod ways;
+#[cfg(target_arch = "x86_64")]
+mod x86;
+
 use crate::error::Error;
-use crate::paths::{self, Padded, Ring};
+use crate::paths::{Padded, Ring};
 use crate::space::{Grid, Space};
 
 use super::{Cost, Route};
@@ -48,23 +54,50 @@ pub struct FlowField {
     padded: Padded,
     /// Cells of the grid the field was computed on.
     cells: usize,
-    /// Per padded cell, the cost of the cheapest route to a goal (infinite where none).
+    /// Per padded cell, the cost of the cheapest route to a goal: `+∞` where none, `−∞` on
+    /// walls (so no offer lowers them; see `flow/frontier.rs`).
     costs: Vec<f32>,
     /// Per padded cell, the way to its next step: the neighbour bit of
-    /// [`Padded::steps`](crate::paths::Padded) the cell was offered its cost by, [`GOAL`] or
-    /// [`UNREACHED`], with [`DONE`] once the cell is expanded at its cost. One byte beside a
-    /// cost instead of a whole next-cell index: a 512² map's field fits the caches better.
+    /// [`Padded::steps`](crate::paths::Padded) from the next step to the cell, [`GOAL`] or
+    /// [`UNREACHED`]. One byte beside a cost instead of a whole next-cell index: a 512² map's
+    /// field fits the caches better.
     ways: Vec<u8>,
-    ring: Ring,
-    /// The bucket being expanded, taken whole from the ring.
-    bucket: Vec<u32>,
+    /// The searches' buffers.
+    scratch: Scratch,
 }
+
+/// The buffers of the two searches, kept from call to call.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    /// The frontier search's lists.
+    lists: frontier::Lists,
+    /// Buckets of cells: all of the queue search's, and the frontier search's far ones.
+    ring: Ring,
+    /// A bucket taken from the ring.
+    taken: Vec<u32>,
+}
+
+/// The two searches (see [`FlowField::compute`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum By {
+    /// `flow/frontier.rs`.
+    Frontier,
+    /// `flow/queue.rs`.
+    Queue,
+}
+
+/// Penalties at least this many straight steps long count as heavy.
+const HEAVY_STEPS: f32 = 4.0;
+/// The share of a map's open cells with heavy penalties from which the queue search is
+/// the faster (see [`FlowField::compute`]).
+const HEAVY_SHARE: f32 = 0.3;
 
 /// The way of a goal: its next step is itself.
 const GOAL: u8 = 8;
-/// The way of a cell no offer has reached.
+/// The way of a cell no offer has reached, and of a wall.
 const UNREACHED: u8 = 15;
-/// The bit of a way set once the cell is expanded at its current cost.
+/// The bit the queue search sets in the way of a cell expanded at its current cost
+/// (`flow/queue.rs`); the queries ignore it.
 const DONE: u8 = 1 << 7;
 
 impl FlowField {
@@ -77,9 +110,14 @@ impl FlowField {
     /// learns the cheapest cost of walking from it to a goal under `cost` — entering a cell
     /// costs as in [`Cost::step`] — and its first step. Replaces what the field held.
     ///
-    /// The search is Dijkstra's from the goals, on the grid searches' queue of buckets as
-    /// wide as the cheapest step (`paths/ring.rs`), with the grid's neighbours computed in
-    /// place.
+    /// The search is Dijkstra's from the goals, in buckets as wide as the cheapest step, with
+    /// the grid's neighbours computed in place, in one of two ways with the same result:
+    /// without a branch on what an offer does, keeping the frontier in a list that each
+    /// bucket scans (`flow/frontier.rs`), or on a queue of buckets (`flow/queue.rs`). The
+    /// list costs a cell one look per bucket it waits, the queue a hard-to-predict branch
+    /// per offer. So the queue is taken where steps into danger are long: where at least
+    /// 30 % of the open cells cost 4 straight steps or more to enter. Either way the ways
+    /// are read off the final costs in one pass (`flow/ways.rs`).
     ///
     /// # Errors
     /// [`Error::OutOfBounds`] for a goal outside the grid, [`Error::Blocked`] for a blocked
@@ -88,6 +126,17 @@ impl FlowField {
     /// # Panics
     /// If the cost's layer was not made for `grid`.
     pub fn compute(&mut self, grid: &Grid, goals: &[usize], cost: &Cost<'_>) -> Result<(), Error> {
+        self.compute_by(grid, goals, cost, None)
+    }
+
+    /// [`compute`](Self::compute) with the search `by`, or the faster for the map (`None`).
+    fn compute_by(
+        &mut self,
+        grid: &Grid,
+        goals: &[usize],
+        cost: &Cost<'_>,
+        by: Option<By>,
+    ) -> Result<(), Error> {
         let len = grid.len();
         if let Some(layer) = cost.layer {
             assert_eq!(layer.len(), len, "cost layer was not made for this grid");
@@ -106,21 +155,28 @@ impl FlowField {
         // Every step is at least one straight step long: penalties only add (Cost::step).
         let (layer, weight) = cost.penalties().map_or((None, 0.0), |(l, w)| (Some(l), w));
         self.padded.fill(grid, layer, weight);
+        let census = self.padded.census(HEAVY_STEPS * grid.cell_size());
         self.cells = len;
-        // Reused at the same size: `resize` only allocates when the map grows.
+        let goals = goals.iter().map(|&g| self.padded.pad(g) as u32);
+        let (per_step, scratch) = (1.0 / grid.cell_size(), &mut self.scratch);
+        let buckets = (&mut scratch.ring, &mut scratch.taken);
         self.costs.clear();
-        self.costs.resize(self.padded.len(), f32::INFINITY);
         self.ways.clear();
         self.ways.resize(self.padded.len(), UNREACHED);
-        self.ring.clear();
-        let goals = goals.iter().map(|&g| self.padded.pad(g) as u32);
-        Search { grid: &self.padded, per_step: 1.0 / grid.cell_size() }.run(
-            &mut self.costs,
-            &mut self.ways,
-            &mut self.ring,
-            &mut self.bucket,
-            goals,
-        );
+        let light = (census.heavy as f32) < HEAVY_SHARE * census.open as f32;
+        if by.unwrap_or(if light { By::Frontier } else { By::Queue }) == By::Frontier {
+            // Walls cost −∞, so no offer lowers them; the rest +∞ until reached.
+            let wall = |&p: &f32| if p.is_nan() { f32::NEG_INFINITY } else { f32::INFINITY };
+            self.costs.extend(self.padded.penalty.iter().map(wall));
+            let (padded, costs, ways) = (&self.padded, &mut self.costs, &mut self.ways);
+            // The ways serve as the search's marks, then are all written over: a mark is
+            // left on reached cells only.
+            frontier::run(padded, per_step, costs, &mut scratch.lists, buckets, ways, goals);
+            ways::write(padded, costs, ways);
+        } else {
+            self.costs.resize(self.padded.len(), f32::INFINITY);
+            queue::run(&self.padded, per_step, (&mut self.costs, &mut self.ways), buckets, goals);
+        }
         Ok(())
     }
 
@@ -174,112 +230,12 @@ impl FlowField {
     }
 }
 
-/// One field search: the map and the cost, read in place.
-struct Search<'a> {
-    /// The grid's entry penalties.
-    grid: &'a Padded,
-    /// One over the bucket width, the cheapest step.
-    per_step: f32,
-}
-
-impl Search<'_> {
-    /// Dijkstra's search from the goals (padded cells) on the grid searches' bucket queue
-    /// ([`Ring`], one bucket per cheapest step, each taken whole): a cell is expanded when
-    /// taken unless it was expanded at its current cost already ([`DONE`], cleared when the
-    /// cost drops), so stale entries need no check of their own.
-    ///
-    /// Why no order inside a bucket is needed. Every step costs at least one straight step
-    /// `δ`, so a cell settled at cost `c` offers its neighbours at least `c + δ`: a later
-    /// bucket than `c`'s. Cells that share a bucket therefore cannot improve one another, and
-    /// once the buckets below are done, every cell in the lowest bucket holds its final cost,
-    /// in whatever order the bucket is emptied. In `f32` the sum `c + δ` may round down onto
-    /// the bucket's edge; then the offer lands in the bucket being emptied, the cell is
-    /// expanded again at its lower cost, and the costs are still exactly Dijkstra's (the
-    /// search only stops when no offer improves any cell).
-    ///
-    /// Walking from a neighbour into `v` costs `d + penalty(v)`, as [`Cost::step`] adds, so
-    /// a cell makes two offers, straight and diagonal. Which neighbours take them is decided
-    /// without a branch per neighbour — the open ones ([`Padded::offers`]) that the offer
-    /// improves — and only the set bits are visited: eight unpredictable branches a cell
-    /// cost more than the whole search's arithmetic. The branches that remain (how many
-    /// bits are set) are still hard to predict, so a bucket's cells are expanded in a
-    /// pipeline of two: a cell's offers are chosen ([`Search::choose`]) before the previous
-    /// cell's are written, and a mispredicted branch does not wait on loads (6 % on the
-    /// frame's 256² map).
-    fn run(
-        &self,
-        costs: &mut [f32],
-        ways: &mut [u8],
-        queue: &mut Ring,
-        spare: &mut Vec<u32>,
-        goals: impl Iterator<Item = u32>,
-    ) {
-        let grid = self.grid;
-        let bucket = |c: f32| paths::bucket(c, self.per_step);
-        let steps = grid.steps();
-        for g in goals {
-            (costs[g as usize], ways[g as usize]) = (0.0, GOAL);
-            queue.push(0, g);
-        }
-        let mut bucket_cells = std::mem::take(spare);
-        while queue.take(&mut bucket_cells).is_some() {
-            let mut cells = bucket_cells.iter();
-            let mut next = cells.next().map(|&v| self.choose(costs, ways, v));
-            while let Some(Chosen { cell: v, offer, mut offers }) = next {
-                // The next cell's offers are chosen before this cell's are written, so the
-                // hard-to-predict branches below do not wait on the next cell's loads.
-                next = cells.next().map(|&w| self.choose(costs, ways, w));
-                while offers != 0 {
-                    let i = offers.trailing_zeros() as usize;
-                    offers &= offers - 1;
-                    let u = v.wrapping_add(steps[i]);
-                    let o = offer[i >> 2];
-                    if o < costs[u] {
-                        (costs[u], ways[u]) = (o, i as u8);
-                        queue.push(bucket(o), u as u32);
-                    }
-                }
-            }
-        }
-        *spare = bucket_cells;
-    }
-
-    /// Marks padded cell `v` expanded and chooses its offers: the neighbours its straight
-    /// and diagonal offers improve now, none if it was expanded at this cost already. A
-    /// neighbour may be improved again before the offers are written, so each is tested
-    /// once more then.
-    #[inline(always)]
-    fn choose(&self, costs: &[f32], ways: &mut [u8], v: u32) -> Chosen {
-        let (grid, v) = (self.grid, v as usize);
-        let way = ways[v];
-        if way & DONE != 0 {
-            // A stale entry: skipping its loads beats the mispredicted branch here.
-            return Chosen { cell: v, offer: [0.0; 2], offers: 0 };
-        }
-        ways[v] = way | DONE;
-        let (here, penalty) = (costs[v], grid.penalty[v]);
-        let offer = [here + (grid.straight + penalty), here + (grid.diagonal + penalty)];
-        let offers = grid.offers(v, |i, u| offer[(i >> 2) as usize] < costs[u]);
-        Chosen { cell: v, offer, offers }
-    }
-}
-
-/// A cell's offers, chosen by [`Search::choose`].
-struct Chosen {
-    /// The padded cell.
-    cell: usize,
-    /// Its straight and diagonal offers.
-    offer: [f32; 2],
-    /// The neighbours (bits of `Padded::steps`) the offers improved when chosen.
-    offers: u32,
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::route::Heuristic;
     use crate::route::Router;
-    use crate::{Cell, Layer};
+    use crate::{Cell, Connectivity, Layer};
 
     #[test]
     fn field_costs_match_dijkstra_on_a_small_map() {
@@ -307,6 +263,55 @@ mod tests {
         }
     }
 
+    /// The two searches give the same costs, bit for bit, and routes of those costs, on
+    /// random maps: walls, both connectivities, cell sizes whose inverse is not exact, and
+    /// penalties from none to longer than the ring holds (the frontier's far cells).
+    #[test]
+    fn both_searches_give_the_same_costs() {
+        let mut next = crate::test_rng::xorshift(0x5eed_f1e1d);
+        let (mut frontier, mut queue, mut route) = (FlowField::new(), FlowField::new(), Route::default());
+        for case in 0..300 {
+            let (w, h) = (1 + next() as usize % 40, 1 + next() as usize % 30);
+            let connectivity = if case % 3 == 0 { Connectivity::Four } else { Connectivity::Eight };
+            let size = [1.0, 0.7, 2.5][case % 3];
+            let mut grid =
+                Grid::new(w, h).unwrap().with_connectivity(connectivity).with_cell_size(size).unwrap();
+            for i in 0..w * h {
+                if next().is_multiple_of(5) {
+                    grid.set_blocked(Cell::new(i % w, i / w), true).unwrap();
+                }
+            }
+            let mut danger = Layer::for_space(&grid);
+            let scale = [1.0, 10.0, 3000.0][case % 7 % 3];
+            for v in danger.values_mut() {
+                *v = (next() % 100) as f32 / 100.0 * scale * f32::from(next().is_multiple_of(4));
+            }
+            let open: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
+            if open.is_empty() {
+                continue;
+            }
+            let goals = [open[next() as usize % open.len()], open[next() as usize % open.len()]];
+            let cost = Cost::avoiding(&danger, 1.0).unwrap();
+            frontier.compute_by(&grid, &goals, &cost, Some(By::Frontier)).unwrap();
+            queue.compute_by(&grid, &goals, &cost, Some(By::Queue)).unwrap();
+            for start in 0..grid.len() {
+                let (a, b) = (frontier.cost_to_goal(start), queue.cost_to_goal(start));
+                assert_eq!(a.map(f32::to_bits), b.map(f32::to_bits), "case {case}, cell {start}");
+                for field in [&frontier, &queue] {
+                    assert_eq!(field.route_into(&grid, start, &cost, &mut route), a.is_some());
+                    if let Some(want) = a {
+                        assert!(goals.contains(route.cells.last().unwrap()));
+                        assert!(
+                            (route.cost - want).abs() <= 1e-5 * want.max(1.0),
+                            "case {case}: {} vs {want}",
+                            route.cost
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// A field computed again on a map of the same size keeps its buffers: nothing is
     /// allocated after the first call (the buckets keep what they grew to).
     #[test]
@@ -318,8 +323,16 @@ mod tests {
         let cost = Cost::avoiding(&danger, 1.0).unwrap();
         field.compute(&grid, &[0], &cost).unwrap();
         let held = |f: &FlowField| {
-            let bins = f.ring.slot_buffers();
-            (f.padded.penalty.as_ptr(), f.costs.as_ptr(), f.ways.as_ptr(), f.bucket.as_ptr(), bins)
+            let scratch = &f.scratch;
+            let (ring, taken) = (scratch.ring.slot_buffers(), scratch.taken.as_ptr());
+            (
+                f.padded.penalty.as_ptr(),
+                f.costs.as_ptr(),
+                f.ways.as_ptr(),
+                scratch.lists.buffers(),
+                ring,
+                taken,
+            )
         };
         let before = held(&field);
         for _ in 0..3 {
