@@ -30,6 +30,12 @@
 
 use crate::paths::{bucket, Padded, Ring};
 
+/// Slots past a list's cells that a split may write.
+#[cfg(target_arch = "x86_64")]
+use super::x86::SLACK;
+#[cfg(not(target_arch = "x86_64"))]
+const SLACK: usize = 0;
+
 /// Buckets ahead of the lowest whose cells wait in the frontier list; cells further ahead
 /// wait in the ring. A cell's wait costs a scan a round, and a trip through the ring costs
 /// about as much as a few scans: 32 buckets keeps both small on the maps of the frame
@@ -91,8 +97,8 @@ pub(super) fn run(
     goals: impl Iterator<Item = u32>,
 ) {
     // One slot more than cells: a store at a list's end lands even when it is not kept; and
-    // 16 more, for the 16 lanes a vector split stores at a list's end.
-    let len = costs.len() + 1 + 16;
+    // room for the whole vector a vector split stores at a list's end.
+    let len = costs.len() + 1 + SLACK;
     let Lists { near, next, settle, far } = lists;
     for list in [&mut *near, &mut *next, &mut *settle, &mut *far] {
         if list.len() != len {
@@ -112,7 +118,7 @@ pub(super) fn run(
     }
     let step = Step::new(grid);
     #[cfg(target_arch = "x86_64")]
-    let wide = super::x86::Avx512::new().filter(|_| i32::try_from(costs.len()).is_ok());
+    let wide = super::x86::Wide::new(costs.len());
     let mut c: u32 = 0;
     loop {
         if frontier == 0 {
