@@ -38,8 +38,8 @@ const SLACK: usize = 0;
 
 /// Buckets ahead of the lowest whose cells wait in the frontier list; cells further ahead
 /// wait in the ring. A cell's wait costs a scan a round, and a trip through the ring costs
-/// about as much as a few scans: windows of 4 to 64 buckets were within 5 % of one another
-/// on the frame benchmark's light danger, and 8 was the fastest under heavy danger.
+/// about as much as a few scans. On light danger 8 to 32 buckets were alike and 4 was
+/// slower; under heavy danger the narrower the faster (docs/PERFORMANCE.md).
 const WINDOW: u32 = 8;
 
 /// The search's lists, reused from call to call.
