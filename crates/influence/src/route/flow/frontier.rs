@@ -45,7 +45,8 @@ const WINDOW: u32 = 8;
 /// The search's lists, reused from call to call.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Lists {
-    /// The frontier: cells reached and not settled (and, for a round, a few settled twice).
+    /// The frontier: cells reached and not settled (a cell lowered again while it is due far
+    /// ahead may be listed twice; see [`room`]).
     near: Vec<u32>,
     /// The next round's frontier, being built.
     next: Vec<u32>,
@@ -133,6 +134,9 @@ pub(super) fn run(
         let settled_below = threshold(u64::from(c) + 1, per_step);
         let far_from = threshold(u64::from(c) + u64::from(WINDOW), per_step);
         // Split the frontier: the lowest bucket, the cells to keep, and the far ones.
+        for list in [&mut *settle, &mut *next, &mut *far] {
+            room(list, frontier);
+        }
         let (bounds, lists) = ([settled_below, far_from], [&mut settle[..], &mut next[..], &mut far[..]]);
         #[cfg(target_arch = "x86_64")]
         let [settling, mut kept, leaving] = match wide {
@@ -152,6 +156,8 @@ pub(super) fn run(
                 .min()
                 .map_or(c.saturating_add(WINDOW), |b| b.max(c.saturating_add(1)));
         } else {
+            // Each cell settled adds at most eight.
+            room(next, kept + 8 * settling);
             let next = &mut next[..];
             for &v in &settle[..settling] {
                 step.offer(v as usize, costs, next, &mut kept, [settled_below, far_from]);
@@ -160,6 +166,20 @@ pub(super) fn run(
         }
         std::mem::swap(near, next);
         frontier = far_off.bring(u64::from(c) + u64::from(WINDOW), costs, per_step, near, kept);
+    }
+}
+
+/// Grows `list` (never shrinks it) to hold `cells` cells and what a step past them writes:
+/// one slot for a store that is not kept, and a vector split's slack. A cell is listed in
+/// the frontier once, save that one lowered again in the round it was first offered a cost
+/// due far ahead is listed again (the two entries are settled together, or go to the ring
+/// together and its marks let one come back). So a list's usual size is the map's, and
+/// room is checked once a round, never per cell.
+#[inline]
+fn room(list: &mut Vec<u32>, cells: usize) {
+    let want = cells + 1 + SLACK;
+    if list.len() < want {
+        list.resize(want, 0);
     }
 }
 
@@ -217,7 +237,7 @@ impl Far<'_> {
         below: u64,
         costs: &[f32],
         per_step: f32,
-        near: &mut [u32],
+        near: &mut Vec<u32>,
         mut frontier: usize,
     ) -> usize {
         if self.low >= below {
@@ -238,9 +258,10 @@ impl Far<'_> {
         b: u32,
         costs: &[f32],
         per_step: f32,
-        near: &mut [u32],
+        near: &mut Vec<u32>,
         mut frontier: usize,
     ) -> usize {
+        room(near, frontier + self.taken.len());
         for &u in self.taken.iter() {
             let mark = &mut self.marks[u as usize];
             let back = (*mark == IN_RING) & (bucket(costs[u as usize], per_step) == b);
