@@ -111,13 +111,15 @@ impl FlowField {
     /// costs as in [`Cost::step`] — and its first step. Replaces what the field held.
     ///
     /// The search is Dijkstra's from the goals, in buckets as wide as the cheapest step, with
-    /// the grid's neighbours computed in place, in one of two ways with the same result:
+    /// the grid's neighbours computed in place, in one of two ways with the same costs:
     /// without a branch on what an offer does, keeping the frontier in a list that each
-    /// bucket scans (`flow/frontier.rs`), or on a queue of buckets (`flow/queue.rs`). The
-    /// list costs a cell one look per bucket it waits, the queue a hard-to-predict branch
-    /// per offer. So the queue is taken where steps into danger are long: where at least
-    /// 30 % of the open cells cost 4 straight steps or more to enter. Either way the ways
-    /// are read off the final costs in one pass (`flow/ways.rs`).
+    /// bucket scans (`flow/frontier.rs`, the ways then read off the final costs in one pass,
+    /// `flow/ways.rs`), or on a queue of buckets, keeping each way as its offer lands
+    /// (`flow/queue.rs`). The list costs a cell one look per bucket it waits, the queue a
+    /// hard-to-predict branch per offer. So the queue is taken where steps into danger are
+    /// long: where at least 30 % of the open cells (counted on one row in eight) cost 4
+    /// straight steps or more to enter. Where next steps tie in cost, the two searches may
+    /// keep different ones.
     ///
     /// # Errors
     /// [`Error::OutOfBounds`] for a goal outside the grid, [`Error::Blocked`] for a blocked
