@@ -20,6 +20,9 @@
 //! flood fill predicting where a lost target went, on the real level `den012d` (Dragon
 //! Age: Origins), from the first open cell of its lower half, for 32 and 128 steps.
 //!
+//! And `small_parallel`: one step of a 128², 256² and 512² map with `parallel` on and off,
+//! called from the main thread, as an engine calls it.
+//!
 //! `cargo bench -p influence-bench --bench propagate -- --quick`; criterion
 //! reports elements (cells) per second and the time per element, i.e. per cell.
 #![allow(missing_docs)]
@@ -247,5 +250,29 @@ fn arithmetic(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, step, frame, chase, arithmetic);
+/// One step of a small map with `parallel` on and off, called from the main thread (so
+/// on rayon's global pool), as an engine calls it each frame: below a pass of 2¹⁷ cell-steps
+/// the propagator keeps the work on the calling thread.
+fn small_parallel(c: &mut Criterion) {
+    let d = Diffusion::new(DECAY, MOMENTUM).unwrap();
+    let mut group = c.benchmark_group("small_parallel");
+    group.sample_size(20).measurement_time(Duration::from_secs(2));
+    for side in [128, 256, 512] {
+        let grid = map(side, Connectivity::Eight);
+        let seeds = seeds(&grid);
+        group.throughput(Throughput::Elements(grid.len() as u64));
+        for parallel in [false, true] {
+            let mut p = warm(&grid, d, &seeds);
+            let name = if parallel { "parallel" } else { "calling_thread" };
+            group.bench_function(BenchmarkId::new(name, side), |b| {
+                b.iter(|| {
+                    black_box(p.step(&grid, Steps { seeds: &seeds, parallel, ..Steps::default() }).unwrap())
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, step, frame, chase, arithmetic, small_parallel);
 criterion_main!(benches);

@@ -47,10 +47,19 @@ pub struct Steps<'a> {
     /// or the one this runs in with `rayon::ThreadPool::install` — on grids (off by
     /// default). Each band of rows recomputes the few rows beside it that its fused steps
     /// need rather than waiting for its neighbours, so the bits do not depend on the number
-    /// of threads. Without the feature `rayon` the steps run on the calling thread, with the
-    /// same bits: the field is always there, so turning the feature on breaks no code.
+    /// of threads. Called from outside a rayon pool, a pass with less work than 2¹⁷
+    /// cell-steps (two steps of a 256² map) runs on the calling thread all the same:
+    /// handing its bands to the pool and waiting costs more than such a pass. Without the
+    /// feature `rayon` the steps run on the calling thread, with the same bits: the field is
+    /// always there, so turning the feature on breaks no code.
     pub parallel: bool,
 }
+
+/// Cells times fused steps below which a pass called from outside a thread pool is not
+/// shared: from the main thread, a shared step of a 256² map took 1.7 times as long as one
+/// run there, and one of a 512² map 0.8 times (docs/PERFORMANCE.md).
+#[cfg(feature = "rayon")]
+const PARALLEL_FROM: usize = 1 << 17;
 
 impl Default for Steps<'_> {
     fn default() -> Self {
@@ -305,6 +314,15 @@ impl Propagator {
             self.sorted.sort_by_key(|s| s.cell); // stable: seeds on one cell keep their order
         }
         let (w, h) = (grid.width(), grid.height());
+        // Called from outside a thread pool (an engine's main thread), sharing a pass means
+        // handing it to the pool and waiting: only worth it with the work to pay for that.
+        #[cfg(feature = "rayon")]
+        let bands = if rayon::current_thread_index().is_none() && w * h * n.min(max_fused(w)) < PARALLEL_FROM
+        {
+            1
+        } else {
+            bands
+        };
         // Bands of at least 16 rows: thinner ones would spend more on their halos.
         let band = h.div_ceil(bands.clamp(1, h.div_ceil(16).max(1)));
         if self.scratch.len() < h.div_ceil(band) {
@@ -463,7 +481,8 @@ mod tests {
 
     #[test]
     fn the_parallel_flag_gives_the_same_bits_with_or_without_rayon() {
-        let grid = Grid::from_rows(&["........"; 40]).unwrap();
+        // 128 × 80 cells and 16 fused steps: work enough to be shared (PARALLEL_FROM).
+        let grid = Grid::new(128, 80).unwrap();
         let d = Diffusion::new(0.2, 0.6).unwrap();
         let seeds = [Seed::new(0, 2.0), Seed::new(300, 1.5)];
         let (mut one, mut par) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
