@@ -94,6 +94,9 @@ unsafe fn avx512(near: &[u32], costs: &[f32], bounds: [f32; 2], lists: [&mut [u3
         for ((list, count), mask) in
             [&mut *settle, &mut *keep, &mut *far].into_iter().zip(&mut counts).zip(masks)
         {
+            if mask == 0 {
+                continue; // a list no cell of this step goes to, such as the far one mostly
+            }
             debug_assert!(*count + 16 <= list.len());
             // SAFETY: no list holds more cells than came before this chunk, so the 16 lanes
             // stored at its end stay within the first `near.len() + SLACK` slots.
@@ -156,6 +159,9 @@ unsafe fn avx2(near: &[u32], costs: &[f32], bounds: [f32; 2], lists: [&mut [u32]
         for ((list, count), mask) in
             [&mut *settle, &mut *keep, &mut *far].into_iter().zip(&mut counts).zip(masks)
         {
+            if mask == 0 {
+                continue; // a list no cell of this step goes to, such as the far one mostly
+            }
             debug_assert!(*count + 8 <= list.len());
             // Lane i of the packing is the i-th selected lane: three bits each, shifted out.
             let order = _mm256_srlv_epi32(_mm256_set1_epi32(PACKINGS[usize::from(mask)] as i32), shifts);
