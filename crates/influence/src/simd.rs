@@ -32,3 +32,13 @@ pub(crate) fn avx512() -> bool {
     #[cfg(not(target_arch = "x86_64"))]
     false
 }
+
+/// Whether the AVX2 kernels may run: allowed, and the CPU has AVX2.
+pub(crate) fn avx2() -> bool {
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    {
+        allowed() >= 1 && std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+    false
+}

@@ -41,7 +41,7 @@ fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch:
         return unsafe { avx512(kernel, pass, out, scratch) };
     }
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
-    if allowed() >= 1 && std::arch::is_x86_feature_detected!("avx2") {
+    if crate::simd::avx2() {
         // SAFETY: `avx2` requires a CPU with AVX2, and this one has it (detected just above).
         return unsafe { avx2(Portable::<R, EIGHT>::new(), pass, out, scratch) };
     }

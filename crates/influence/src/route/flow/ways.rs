@@ -24,7 +24,7 @@ pub(super) fn write(grid: &Padded, costs: &[f32], ways: &mut [u8]) {
             #[allow(unsafe_code)]
             return unsafe { avx512(grid, costs, ways) };
         }
-        if crate::simd::allowed() >= 1 && std::arch::is_x86_feature_detected!("avx2") {
+        if crate::simd::avx2() {
             // SAFETY: the CPU has AVX2 (just checked).
             #[allow(unsafe_code)]
             return unsafe { avx2(grid, costs, ways) };

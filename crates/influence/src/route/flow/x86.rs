@@ -36,7 +36,7 @@ impl Wide {
         if crate::simd::avx512() {
             return Some(Self::Avx512);
         }
-        (crate::simd::allowed() >= 1 && std::arch::is_x86_feature_detected!("avx2")).then_some(Self::Avx2)
+        crate::simd::avx2().then_some(Self::Avx2)
     }
 
     /// [`split`](super::frontier) of `near` by the costs in `costs`: the cells below
@@ -44,8 +44,8 @@ impl Wide {
     /// rest into `lists[1]`, each in order; returns how many went to each.
     ///
     /// # Panics
-    /// If a list is shorter than `near` plus [`SLACK`], or `costs` is not of the length
-    /// the split was made for.
+    /// If a list is shorter than `near` plus [`SLACK`], or `costs` is empty or longer than
+    /// the gathers' signed 32-bit indices reach.
     pub(super) fn split(
         self,
         near: &[u32],
@@ -54,7 +54,7 @@ impl Wide {
         lists: [&mut [u32]; 3],
     ) -> [usize; 3] {
         assert!(lists.iter().all(|list| list.len() >= near.len() + SLACK), "a list without room for a step");
-        assert!(Self::new(costs.len()).is_some(), "costs the gathers cannot index");
+        assert!(!costs.is_empty() && i32::try_from(costs.len()).is_ok(), "costs the gathers cannot index");
         match self {
             // SAFETY: the value proves the CPU has AVX-512 F; the lengths were checked.
             Self::Avx512 => unsafe { avx512(near, costs, bounds, lists) },
