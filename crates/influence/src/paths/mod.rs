@@ -28,7 +28,7 @@ pub(crate) use padded::Padded;
 use padded::OFFSETS;
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
-pub(crate) use ring::{bucket, Ring};
+pub(crate) use ring::{bucket, threshold, Ring};
 
 /// Reusable scratch for [`PathScratch::sweep`]: a best-first sweep over negated
 /// distances (negation is exact, so distances come out bit for bit as summed).

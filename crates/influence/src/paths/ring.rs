@@ -28,6 +28,28 @@ pub(crate) fn bucket(value: f32, per_width: f32) -> u32 {
     (value * per_width) as u32
 }
 
+/// [`bucket`]'s inverse: the smallest value `x` whose bucket `⌊x · per_width⌋` (as `bucket`
+/// computes it, in `f32`) is at least `b`, so that `x < threshold(b)` exactly when `x`'s
+/// bucket is below `b`; infinite past the last bucket. A search that compares values with
+/// bucket edges (the flow field's frontier) needs no conversion per value.
+pub(crate) fn threshold(b: u64, per_width: f32) -> f32 {
+    if b > u64::from(u32::MAX) {
+        return f32::INFINITY;
+    }
+    let want = b as f32;
+    if per_width == 1.0 {
+        return want;
+    }
+    let mut x = want / per_width;
+    while x > 0.0 && x * per_width >= want {
+        x = x.next_down();
+    }
+    while x * per_width < want {
+        x = x.next_up();
+    }
+    x
+}
+
 /// A monotone queue of cells by bucket number: [`take`](Self::take) gives the lowest bucket
 /// whole, and a push below the bucket being emptied joins that bucket. Inside a bucket the
 /// order is deterministic but not by value: the order of the pushes, after the keys that
@@ -179,6 +201,20 @@ mod tests {
         assert_eq!(ring.take(&mut cells), Some(12));
         assert_eq!(cells, [3]);
         assert_eq!(ring.take(&mut cells), None);
+    }
+
+    /// The threshold of bucket `b` splits costs exactly where [`bucket`] does, for cell
+    /// sizes whose inverse is not exact in `f32`.
+    #[test]
+    fn thresholds_split_where_buckets_do() {
+        for per_width in [1.0f32, 1.0 / 3.0, 1.0 / 0.7, 10.0, 0.015_625] {
+            for b in [1u64, 2, 3, 7, 100, 12_345, 1 << 20] {
+                let t = threshold(b, per_width);
+                assert!(u64::from(bucket(t, per_width)) >= b, "{per_width} {b}");
+                assert!(u64::from(bucket(t.next_down(), per_width)) < b, "{per_width} {b}");
+            }
+        }
+        assert_eq!(threshold(u64::from(u32::MAX) + 1, 1.0), f32::INFINITY);
     }
 
     /// Only buckets below the limit are taken, and a refused take loses nothing.

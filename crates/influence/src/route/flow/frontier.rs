@@ -28,7 +28,7 @@
 //! was already settled. Such a cell joins the list again and is settled again, so the
 //! costs are always Dijkstra's.
 
-use crate::paths::{bucket, Padded, Ring};
+use crate::paths::{bucket, threshold, Padded, Ring};
 
 /// Slots past a list's cells that a split may write.
 #[cfg(target_arch = "x86_64")]
@@ -62,26 +62,6 @@ impl Lists {
     pub(super) fn buffers(&self) -> Vec<*const u32> {
         [&self.near, &self.next, &self.settle, &self.far].map(Vec::as_ptr).into()
     }
-}
-
-/// The smallest cost `x` with `⌊x · per_step⌋ ≥ b` (as [`bucket`] computes it, in `f32`):
-/// `x < threshold(b)` exactly when `x`'s bucket is below `b`. Infinite past the last bucket.
-fn threshold(b: u64, per_step: f32) -> f32 {
-    if b > u64::from(u32::MAX) {
-        return f32::INFINITY;
-    }
-    let want = b as f32;
-    if per_step == 1.0 {
-        return want;
-    }
-    let mut x = want / per_step;
-    while x > 0.0 && x * per_step >= want {
-        x = x.next_down();
-    }
-    while x * per_step < want {
-        x = x.next_up();
-    }
-    x
 }
 
 /// Settles every cell `goals` reach on `grid`, writing each one's cost to the nearest
@@ -326,24 +306,5 @@ impl<'a> Step<'a> {
             offer(v - s + 1, only(r & u));
             offer(v - s - 1, only(l & u));
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The threshold of bucket `b` splits costs exactly where [`bucket`] does, for cell
-    /// sizes whose inverse is not exact in `f32`.
-    #[test]
-    fn thresholds_split_where_buckets_do() {
-        for per_step in [1.0f32, 1.0 / 3.0, 1.0 / 0.7, 10.0, 0.015_625] {
-            for b in [1u64, 2, 3, 7, 100, 12_345, 1 << 20] {
-                let t = threshold(b, per_step);
-                assert!(u64::from(bucket(t, per_step)) >= b, "{per_step} {b}");
-                assert!(u64::from(bucket(t.next_down(), per_step)) < b, "{per_step} {b}");
-            }
-        }
-        assert_eq!(threshold(u64::from(u32::MAX) + 1, 1.0), f32::INFINITY);
     }
 }
