@@ -146,7 +146,8 @@ fn eight(out: &mut [u8], [cu, cm, cd]: [&[f32]; 3], [pu, pm, pd]: [&[f32]; 3], s
     }
 }
 
-/// [`eight`] for a 4-connected grid.
+/// [`eight`] for a 4-connected grid. Kept apart from it: one row function with the
+/// diagonals behind a const parameter measured 15 % slower under AVX-512.
 #[inline(always)]
 fn four(out: &mut [u8], [cu, cm, cd]: [&[f32]; 3], [pu, pm, pd]: [&[f32]; 3], straight: f32) {
     let w = out.len();
