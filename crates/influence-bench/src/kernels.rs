@@ -13,7 +13,7 @@
 //! | `stamp_anywhere` | the same anywhere in their cells (exact positions, each its own offset) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | — | map cell |
 //! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | `baseline::FlatStep` (no walls, one thread) | map cell |
-//! | `fused4`, `fused8` | `Propagator::step`, 16 steps fused into one pass | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
+//! | `fused4`, `fused8` | `Propagator::step` of 16 steps: fused into one pass over memory, except where the library takes single steps as the faster (AVX-512, maps of at most 2²⁰ cells) | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | `baseline::iterate_to_still`: the library's step, iterated so | map cell, per solve |
 //! | `steady_far` | the same with decay 0.05 per cell (about 180 steps to converge) | the same | the same | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | — | cell the fill heats |
@@ -21,6 +21,12 @@
 //!
 //! Each kernel is timed in turns with its baseline and the copy, so that they see the same load on a
 //! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
+//!
+//! The measurements on several threads run inside a rayon pool of that many threads, as a
+//! game whose frame runs in a pool would call: the diffusion shares its steps among the
+//! pool's threads (`Steps::parallel`) and the copy splits the map among them. Neither pays
+//! for a hop into the pool per run, which would cost microseconds, more than a step of a
+//! 256² map; the baseline and the reference run on one of the pool's threads.
 //!
 //! The flood's cost grows with the cells it heats, not with the map, so it is reported per
 //! heated cell; its reference scans the whole map every step (as the articles' code does),
@@ -101,35 +107,17 @@ pub fn run(
 ) -> Vec<Record> {
     let mut records = Vec::new();
     for &size in sizes {
-        let cells = (size * size) as f64;
         let (src, mut dst) = (vec![1.0f32; size * size], vec![0.0f32; size * size]);
         for kernel in KERNELS.iter().filter(|k| only.is_empty() || only.iter().any(|o| o == k.name)) {
             let thread_counts: &[usize] = if kernel.parallel { &[1, PARALLEL_THREADS] } else { &[1] };
             for &threads in thread_counts {
-                let mut copy = copier(&src, &mut dst, threads);
-                let (mut fast, mut reference, baseline, per) = (kernel.setup)(size, threads);
-                let per = per.max(1) as f64;
-                // The kernel, its baseline and the copy in turns, so that their ratios see
-                // one load.
-                let (fast, baseline, copy) = match baseline {
-                    Some(mut baseline) => {
-                        let [fast, baseline, copy] =
-                            best_times([&mut *fast, &mut *baseline, &mut copy], budget);
-                        (fast, Some(baseline), copy)
-                    }
-                    None => {
-                        let [fast, copy] = best_times([&mut *fast, &mut copy], budget);
-                        (fast, None, copy)
-                    }
-                };
-                let record = Record {
-                    kernel: kernel.name,
-                    size,
-                    threads,
-                    ns_per_cell: fast / per,
-                    reference_ns_per_cell: best_time(&mut *reference, budget) / per,
-                    baseline_ns_per_cell: baseline.map(|b| b / per),
-                    copy_ns_per_cell: copy / cells,
+                let record = if threads > 1 {
+                    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build();
+                    let dst = &mut dst;
+                    pool.expect("a thread pool")
+                        .install(|| measure(kernel, size, threads, (&src, dst), budget))
+                } else {
+                    measure(kernel, size, threads, (&src, &mut dst), budget)
                 };
                 progress(&record);
                 records.push(record);
@@ -139,21 +127,55 @@ pub fn run(
     records
 }
 
+/// Times `kernel` on a `size × size` map on `threads` threads (in the pool this runs in, if
+/// more than one), beside its reference, its baseline and a copy of `src` into `dst`.
+fn measure(
+    kernel: &Kernel,
+    size: usize,
+    threads: usize,
+    (src, dst): (&[f32], &mut [f32]),
+    budget: Duration,
+) -> Record {
+    let cells = (size * size) as f64;
+    let mut copy = copier(src, dst, threads);
+    let (mut fast, mut reference, baseline, per) = (kernel.setup)(size, threads);
+    let per = per.max(1) as f64;
+    // The kernel, its baseline and the copy in turns, so that their ratios see
+    // one load.
+    let (fast, baseline, copy) = match baseline {
+        Some(mut baseline) => {
+            let [fast, baseline, copy] = best_times([&mut *fast, &mut *baseline, &mut copy], budget);
+            (fast, Some(baseline), copy)
+        }
+        None => {
+            let [fast, copy] = best_times([&mut *fast, &mut copy], budget);
+            (fast, None, copy)
+        }
+    };
+    Record {
+        kernel: kernel.name,
+        size,
+        threads,
+        ns_per_cell: fast / per,
+        reference_ns_per_cell: best_time(&mut *reference, budget) / per,
+        baseline_ns_per_cell: baseline.map(|b| b / per),
+        copy_ns_per_cell: copy / cells,
+    }
+}
+
 /// A plain copy of `src` into `dst` on `threads` threads (each copying one share of the
-/// map), so that a kernel run on several threads is compared with a copy that uses as many.
+/// map, on the pool this runs in), so that a kernel run on several threads is compared with
+/// a copy that uses as many.
 fn copier<'a>(src: &'a [f32], dst: &'a mut [f32], threads: usize) -> impl FnMut() + 'a {
-    let pool = (threads > 1)
-        .then(|| rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool"));
     let share = src.len().div_ceil(threads).max(1);
     move || {
-        match &pool {
-            Some(pool) => pool.install(|| {
-                use rayon::prelude::*;
-                dst.par_chunks_mut(share)
-                    .zip(src.par_chunks(share))
-                    .for_each(|(d, s)| d.copy_from_slice(black_box(s)));
-            }),
-            None => dst.copy_from_slice(black_box(src)),
+        if threads > 1 {
+            use rayon::prelude::*;
+            dst.par_chunks_mut(share)
+                .zip(src.par_chunks(share))
+                .for_each(|(d, s)| d.copy_from_slice(black_box(s)));
+        } else {
+            dst.copy_from_slice(black_box(src));
         }
         black_box(&mut *dst);
     }
@@ -319,19 +341,14 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     let mut r =
         DiffusionReference { map: p.values().values().to_vec(), buffer: p.values().values().to_vec() };
     let (g2, s2) = (grid.clone(), seeds.clone());
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
     // The baseline: the same values on a map without walls, one thread.
     let eight = connectivity == Connectivity::Eight;
     let mut flat = FlatStep::new(size, size, p.values().values().to_vec(), &d, eight);
     (
         Box::new(move || {
-            // One thread runs on the caller's: a hop into a pool would cost microseconds.
+            // On several threads, this runs in their pool (see the module docs).
             let run = Steps { count: steps, seeds: &seeds, parallel: threads > 1, ..Steps::default() };
-            if threads > 1 {
-                pool.install(|| drop(p.step(&grid, run)));
-            } else {
-                drop(p.step(&grid, run));
-            }
+            drop(p.step(&grid, run));
             black_box(p.values());
         }),
         Box::new(move || {
