@@ -2,7 +2,7 @@
 
 use super::diffuse::{generic_cells, Diffusion};
 use super::dispatch;
-use super::fused::{max_fused, Pass, Scratch};
+use super::fused::{Pass, Scratch};
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;
@@ -20,7 +20,8 @@ use crate::space::{Grid, Space};
 /// let grid = Grid::from_rows(&["......", "..@@..", "......"])?;
 /// let seeds = [Seed::new(0, 1.0), Seed::new(17, 2.0)];
 /// let mut p = Propagator::new(&grid, Diffusion::new(0.2, 0.5)?);
-/// // Ten steps, the seeds written before each: fused, up to 16 steps a pass over memory.
+/// // Ten steps, the seeds written before each (fused, up to 16 a pass over memory, on maps
+/// // beyond the caches).
 /// p.step(&grid, Steps { count: 10, seeds: &seeds, ..Steps::default() })?;
 /// // One more step spread over frames, at most 5 cells a call.
 /// let slice = Steps { seeds: &seeds, budget: 5, ..Steps::default() };
@@ -215,8 +216,8 @@ impl Propagator {
 
     /// Steps as `steps` says: each step writes `steps.seeds`, then moves every cell per the
     /// rule of [`Diffusion`]. On a [`Grid`] ([`Space::as_grid`]) whole steps run the
-    /// row-wise kernel, up to 16 fused in one pass over memory (see the
-    /// [module docs](super#speed)), in parallel if asked; elsewhere the generic rule. All
+    /// row-wise kernel, up to 16 fused in one pass over memory where that is the faster
+    /// (see the [module docs](super#speed)), in parallel if asked; elsewhere the generic rule. All
     /// give the same bits. Returns `true` when every step asked for is complete, `false`
     /// when the budget ran out first.
     ///
@@ -317,7 +318,8 @@ impl Propagator {
         // Called from outside a thread pool (an engine's main thread), sharing a pass means
         // handing it to the pool and waiting: only worth it with the work to pay for that.
         #[cfg(feature = "rayon")]
-        let bands = if rayon::current_thread_index().is_none() && w * h * n.min(max_fused(w)) < PARALLEL_FROM
+        let bands = if rayon::current_thread_index().is_none()
+            && w * h * n.min(dispatch::most_fused(grid)) < PARALLEL_FROM
         {
             1
         } else {
@@ -330,7 +332,7 @@ impl Propagator {
         }
         let mut left = n;
         while left > 0 {
-            let steps = left.min(max_fused(w));
+            let steps = left.min(dispatch::most_fused(grid));
             seed::apply(grid, self.front.values_mut(), seeds, |_| {});
             let pass = Pass {
                 grid,
