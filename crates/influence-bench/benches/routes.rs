@@ -74,8 +74,8 @@ fn routes(c: &mut Criterion) {
         (
             "walled256",
             danger(&open_256, 500, 7),
-            open_near(&open_256, 0, 0),
-            open_near(&open_256, 255, 255),
+            open_near(&open_256, 0, 0).expect("an open corner"),
+            open_near(&open_256, 255, 255).expect("an open corner"),
             &open_256,
         ),
         (

@@ -24,7 +24,9 @@
 //! * `spots_vs_today`: the 10 spot queries at most 0.05× of `query::top_n`'s time;
 //! * `spots_vs_plain`: and at least 10× faster than [`PlainTopN`].
 //!
-//! Maps: a 256² map with 10 % walls, and the real maps of the tests (`data/maps`, embedded).
+//! Maps: a 256² map with 10 % walls, and the real maps of the tests (`data/maps`, embedded);
+//! or any map given as a grid ([`FrameMap::new`]; the command reads MovingAI files). The
+//! routes keep to the map's largest connected region where its corners are not in it.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -53,17 +55,33 @@ const SPOTS: usize = 5;
 /// The maps a frame runs on: a 256² map with 10 % walls, and the real maps of the tests.
 pub const MAPS: [&str; 5] = ["walled256", "london512", "brc202d", "den012d", "maze512"];
 
-/// The map named `name` (one of [`MAPS`]).
-fn map(name: &str) -> Grid {
-    let text = match name {
-        "walled256" => return walled_grid(256, 0x9E37_79B9_7F4A_7C15),
-        "london512" => include_str!("../../../data/maps/London_0_512.map"),
-        "brc202d" => include_str!("../../../data/maps/brc202d.map"),
-        "den012d" => include_str!("../../../data/maps/den012d.map"),
-        "maze512" => include_str!("../../../data/maps/maze512-8-6.map"),
-        other => unreachable!("no map {other:?}"),
-    };
-    Grid::from_movingai(text).expect("the embedded maps parse")
+/// A map to run the frame on, with its scene ready: a name and a grid.
+pub struct FrameMap {
+    name: String,
+    scene: Scene,
+}
+
+impl FrameMap {
+    /// One of [`MAPS`], by name; `None` for another name.
+    pub fn named(name: &str) -> Option<Self> {
+        let text = match name {
+            "walled256" => return Self::new(name, walled_grid(256, 0x9E37_79B9_7F4A_7C15)).ok(),
+            "london512" => include_str!("../../../data/maps/London_0_512.map"),
+            "brc202d" => include_str!("../../../data/maps/brc202d.map"),
+            "den012d" => include_str!("../../../data/maps/den012d.map"),
+            "maze512" => include_str!("../../../data/maps/maze512-8-6.map"),
+            _ => return None,
+        };
+        Self::new(name, Grid::from_movingai(text).expect("the embedded maps parse")).ok()
+    }
+
+    /// The frame's scene on `grid`, named `name` in the report.
+    ///
+    /// # Errors
+    /// A message when no two walkable cells of `grid` are connected: no route to time.
+    pub fn new(name: &str, grid: Grid) -> Result<Self, String> {
+        Ok(Self { name: name.to_owned(), scene: Scene::new(grid)? })
+    }
 }
 
 /// One part of the frame on one map.
@@ -104,7 +122,7 @@ pub struct Goal {
 #[derive(Debug, Serialize)]
 pub struct MapReport {
     /// The map's name.
-    pub map: &'static str,
+    pub map: String,
     /// Its walkable cells.
     pub walkable: usize,
     /// Units per team.
@@ -121,13 +139,11 @@ pub struct MapReport {
     pub goals: Vec<Goal>,
 }
 
-/// Runs the frame on each of `maps` (names from [`MAPS`]), spending about `budget` on
-/// each measurement.
-pub fn run(maps: &[String], budget: Duration, mut progress: impl FnMut(&MapReport)) -> Vec<MapReport> {
-    MAPS.iter()
-        .filter(|name| maps.iter().any(|m| m == *name))
-        .map(|&name| {
-            let report = measure(name, &map(name), budget);
+/// Runs the frame on each of `maps`, spending about `budget` on each measurement.
+pub fn run(maps: &[FrameMap], budget: Duration, mut progress: impl FnMut(&MapReport)) -> Vec<MapReport> {
+    maps.iter()
+        .map(|map| {
+            let report = measure(&map.name, &map.scene, budget);
             progress(&report);
             report
         })
@@ -168,32 +184,97 @@ struct Scene {
 }
 
 impl Scene {
-    fn new(grid: Grid) -> Self {
+    /// The scene on `grid`: units anywhere walkable; the route across the map from the
+    /// walkable cell nearest the top-left corner to the one nearest the bottom-right (kept
+    /// to the largest connected region when the corners' region holds under a quarter of
+    /// the walkable cells); starts in the west third and goals in the east third of that
+    /// region, or anywhere in it where a third holds none.
+    fn new(grid: Grid) -> Result<Self, String> {
+        let walkable: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
+        if walkable.len() < 2 {
+            return Err(format!("{} walkable cells: the frame needs two connected ones", walkable.len()));
+        }
         let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
         let [red, blue] = teams(&grid, &mut rng);
         let mut danger = Layer::for_space(&grid);
         Stamper::new().stamp_all(&grid, &mut danger, &blue).expect("units stand on walkable cells");
         let (w, h) = (grid.width(), grid.height());
-        let across = (open_near(&grid, 0, 0), open_near(&grid, w - 1, h - 1));
         // Every start and goal reaches the rally point, so every route of the frame exists.
         let mut field = FlowField::new();
-        field.compute(&grid, &[across.1], &Cost::distance()).expect("the corner is open");
-        let mut pick = |x0: usize| loop {
-            let cell = (rng.range(0.0, h as f32) as usize).min(h - 1) * w
-                + (x0 + rng.range(0.0, (w / 3) as f32) as usize).min(w - 1);
-            if field.cost_to_goal(cell).is_some() {
-                break cell;
+        let corner =
+            open_near(&grid, w - 1, h - 1).unwrap_or_else(|| nearest(&grid, &walkable, w - 1, h - 1));
+        field.compute(&grid, &[corner], &Cost::distance()).expect("a walkable cell");
+        let mut reached: Vec<usize> =
+            walkable.iter().copied().filter(|&i| field.cost_to_goal(i).is_some()).collect();
+        let mut to = corner;
+        if reached.len() * 4 < walkable.len() {
+            reached = largest_region(&grid, &walkable);
+            to = nearest(&grid, &reached, w - 1, h - 1);
+            field.compute(&grid, &[to], &Cost::distance()).expect("a walkable cell");
+        }
+        if reached.len() < 2 {
+            return Err("no two walkable cells are connected: the frame has no route to time".into());
+        }
+        let from = open_near(&grid, 0, 0)
+            .filter(|&c| field.cost_to_goal(c).is_some())
+            .unwrap_or_else(|| nearest(&grid, &reached, 0, 0));
+        let band = (w / 3).max(1);
+        let mut pick = |x0: usize| {
+            if !reached.iter().any(|&i| (x0..x0 + band).contains(&(i % w))) {
+                return reached[rng.below(reached.len())];
+            }
+            loop {
+                let cell = (rng.range(0.0, h as f32) as usize).min(h - 1) * w
+                    + (x0 + rng.range(0.0, (w / 3) as f32) as usize).min(w - 1);
+                if field.cost_to_goal(cell).is_some() {
+                    break cell;
+                }
             }
         };
         let starts = (0..QUERIES).map(|_| pick(0)).collect();
         let goals = (0..QUERIES).map(|_| pick(w - w / 3)).collect();
-        Self { red, blue, danger, starts, goals, rally: across.1, across, grid }
+        Ok(Self { red, blue, danger, starts, goals, rally: to, across: (from, to), grid })
     }
 }
 
+/// Of `cells`, the one nearest cell `(x, y)` of `grid` (the first of equals).
+fn nearest(grid: &Grid, cells: &[usize], x: usize, y: usize) -> usize {
+    let w = grid.width();
+    let far = |&i: &usize| (i % w).abs_diff(x).pow(2) + (i / w).abs_diff(y).pow(2);
+    *cells.iter().min_by_key(|i| far(i)).expect("some cells")
+}
+
+/// The walkable cells of `grid`'s largest connected region (`walkable` all of them, in
+/// order), in order.
+fn largest_region(grid: &Grid, walkable: &[usize]) -> Vec<usize> {
+    let mut region = vec![u32::MAX; grid.len()];
+    let (mut sizes, mut queue) = (Vec::new(), Vec::new());
+    for &start in walkable {
+        if region[start] != u32::MAX {
+            continue;
+        }
+        let id = sizes.len() as u32;
+        region[start] = id;
+        queue.push(start);
+        let mut size = 0;
+        while let Some(c) = queue.pop() {
+            size += 1;
+            grid.for_each_neighbour(c, |n, _| {
+                if region[n] == u32::MAX {
+                    region[n] = id;
+                    queue.push(n);
+                }
+            });
+        }
+        sizes.push(size);
+    }
+    let biggest =
+        (0..sizes.len()).max_by_key(|&r| (sizes[r], std::cmp::Reverse(r))).expect("a region") as u32;
+    walkable.iter().copied().filter(|&i| region[i] == biggest).collect()
+}
+
 /// Times every part and goal of the frame on `grid`.
-fn measure(map: &'static str, grid: &Grid, budget: Duration) -> MapReport {
-    let scene = Scene::new(grid.clone());
+fn measure(map: &str, scene: &Scene, budget: Duration) -> MapReport {
     let grid = &scene.grid;
     let n = grid.len();
     let ms = |ns: f64| ns / 1e6;
@@ -426,7 +507,7 @@ fn measure(map: &'static str, grid: &Grid, budget: Duration) -> MapReport {
     let frame_ms: f64 = parts.iter().map(|p| p.ms).sum();
     let baseline_frame_ms: f64 = parts.iter().map(|p| p.baseline_ms).sum();
     MapReport {
-        map,
+        map: map.to_owned(),
         walkable: (0..n).filter(|&i| grid.is_walkable(i)).count(),
         units: scene.red.len(),
         frame_ms,
@@ -473,7 +554,7 @@ mod tests {
     #[test]
     fn every_route_of_the_frame_costs_what_the_plain_search_finds() {
         for name in ["walled256", "den012d"] {
-            let scene = Scene::new(map(name));
+            let scene = &FrameMap::named(name).unwrap().scene;
             let grid = &scene.grid;
             let cost = Cost::avoiding(&scene.danger, 1.0).unwrap();
             let (mut field, mut plain, mut router, mut route) =
@@ -496,10 +577,46 @@ mod tests {
     #[test]
     fn every_map_builds_and_has_room_for_the_frame() {
         for name in MAPS {
-            let scene = Scene::new(map(name));
+            let scene = &FrameMap::named(name).unwrap().scene;
             assert_eq!(scene.red.len(), scene.blue.len());
             assert!(scene.danger.values().iter().any(|&v| v > 0.0), "{name}");
             assert_ne!(scene.across.0, scene.across.1, "{name}");
         }
+    }
+
+    /// On a map whose corners are sealed pockets, the scene keeps to the largest region:
+    /// every start, goal and corner of the route reaches the rally point. A map of lone
+    /// walkable cells has no route and is refused.
+    #[test]
+    fn a_map_with_sealed_corners_keeps_to_its_largest_region() {
+        // 30 × 20 open, a one-cell pocket in two corners, a smaller region cut off on the left.
+        let rows: Vec<String> = (0..20usize)
+            .map(|y| {
+                (0..30usize)
+                    .map(|x| {
+                        let ring = |cx: usize, cy: usize| {
+                            x.abs_diff(cx) <= 1 && y.abs_diff(cy) <= 1 && (x, y) != (cx, cy)
+                        };
+                        if ring(0, 0) || ring(29, 19) || x == 5 {
+                            '@'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        let grid = Grid::from_rows(&rows).unwrap();
+        let scene = FrameMap::new("pockets", grid).unwrap().scene;
+        let mut field = FlowField::new();
+        field.compute(&scene.grid, &[scene.rally], &Cost::distance()).unwrap();
+        let at = |i: usize| (i % 30, i / 30);
+        for &c in scene.starts.iter().chain(&scene.goals).chain([&scene.across.0, &scene.across.1]) {
+            assert!(field.cost_to_goal(c).is_some(), "{:?} is cut off from the rally point", at(c));
+            assert!(at(c).0 > 5, "{:?} is not in the largest region", at(c));
+        }
+        assert_ne!(scene.across.0, scene.across.1);
+        let lonely = Grid::from_rows(&[".@.@", "@@@@", ".@.@"]).unwrap();
+        assert!(FrameMap::new("lonely", lonely).is_err());
     }
 }

@@ -82,8 +82,9 @@ pub fn danger(grid: &Grid, units: usize, seed: u64) -> Layer {
     layer
 }
 
-/// The walkable cell nearest `(x, y)` along the diagonal towards the map's centre.
-pub fn open_near(grid: &Grid, x: usize, y: usize) -> usize {
+/// The walkable cell nearest `(x, y)` along the diagonal towards the map's centre, if that
+/// diagonal crosses one.
+pub fn open_near(grid: &Grid, x: usize, y: usize) -> Option<usize> {
     let (cx, cy) = (grid.width() / 2, grid.height() / 2);
     (0..grid.width().max(grid.height()))
         .map(|k| {
@@ -92,7 +93,6 @@ pub fn open_near(grid: &Grid, x: usize, y: usize) -> usize {
         })
         .find(|&c| !grid.is_blocked(c))
         .and_then(|c| grid.index(c))
-        .unwrap()
 }
 
 #[cfg(test)]

@@ -134,8 +134,9 @@ enum Command {
         /// "baseline_frame_ms","ratio","goals"}.
         #[arg(long, conflicts_with_all = ["sizes", "kernels", "field"])]
         frame: bool,
-        /// With --frame, the maps (comma-separated) [default: all of walled256, london512,
-        /// brc202d, den012d, maze512; with --quick walled256].
+        /// With --frame, the maps (comma-separated): the frame's own by name, or MovingAI .map
+        /// files [default: all of walled256, london512, brc202d, den012d, maze512; with
+        /// --quick walled256].
         #[arg(long, value_delimiter = ',', requires = "frame")]
         maps: Option<Vec<String>>,
         /// Print a JSON array of records instead of a table.
@@ -254,15 +255,12 @@ fn field_benchmark(quick: bool, seconds: f64, json: bool) -> Result<(), CliError
 }
 
 fn frame_benchmark(maps: &[String], seconds: f64, json: bool) -> Result<(), CliError> {
-    let known = influence_bench::frame::MAPS;
-    if let Some(bad) = maps.iter().find(|m| !known.contains(&m.as_str())) {
-        return Err(CliError::Usage(format!("unknown map {bad:?}; known: {}", known.join(", "))));
-    }
     if !(seconds.is_finite() && (0.0..=60.0).contains(&seconds)) {
         return Err(CliError::Usage(format!("--seconds must be within 0..=60, got {seconds}")));
     }
+    let maps = maps.iter().map(|m| frame_map(m)).collect::<Result<Vec<_>, _>>()?;
     let budget = std::time::Duration::from_secs_f64(seconds);
-    let reports = influence_bench::frame::run(maps, budget, |r| {
+    let reports = influence_bench::frame::run(&maps, budget, |r| {
         if !json {
             say(&influence_bench::frame::table(r));
         }
@@ -271,6 +269,27 @@ fn frame_benchmark(maps: &[String], seconds: f64, json: bool) -> Result<(), CliE
         say(&format!("{}\n", serde_json::to_string_pretty(&reports).expect("reports serialise")));
     }
     Ok(())
+}
+
+/// A map of `bench --frame --maps`: one of the frame's own by name, or a MovingAI map file
+/// (named in the report by its file name).
+fn frame_map(name: &str) -> Result<influence_bench::frame::FrameMap, CliError> {
+    use influence_bench::frame::{FrameMap, MAPS};
+    if let Some(map) = FrameMap::named(name) {
+        return Ok(map);
+    }
+    let path = std::path::Path::new(name);
+    if !(name.ends_with(".map") || path.is_file()) {
+        return Err(CliError::Usage(format!(
+            "unknown map {name:?}: give one of {} or a MovingAI .map file",
+            MAPS.join(", ")
+        )));
+    }
+    let grid = influence_scenario::read_movingai(path)?;
+    let shown = path.file_name().map_or_else(|| name.to_owned(), |f| f.to_string_lossy().into_owned());
+    FrameMap::new(&shown, grid).map_err(|message| {
+        influence_scenario::Located::new(name, influence_scenario::error::Problem::File, message).into()
+    })
 }
 
 fn benchmark(sizes: &[usize], kernels: &[String], seconds: f64, json: bool) -> Result<(), CliError> {

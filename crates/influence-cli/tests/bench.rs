@@ -99,3 +99,79 @@ fn field_comparisons_report_agreement_memory_and_error() {
     // The field bench is its own report: no kernel options with it.
     assert_eq!(influence(&["bench", "--field", "--kernels", "stamp"]).status.code(), Some(2));
 }
+
+/// A MovingAI map of `rows`.
+fn movingai(rows: &[String]) -> String {
+    format!("type octile\nheight {}\nwidth {}\nmap\n{}\n", rows.len(), rows[0].len(), rows.join("\n"))
+}
+
+/// `bench --frame` runs on a MovingAI file: the report names the file and gives every part
+/// and goal a finite, positive time. The map's corners are sealed pockets, so the frame
+/// keeps to the largest region. A map with no route to time, a malformed one and an
+/// unknown name are refused with exit code 2, naming what is wrong.
+#[test]
+fn the_frame_runs_on_a_map_file_and_refuses_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    // 48 × 40: open but for a wall across the middle with a gap, and a 1-cell pocket
+    // walled off in each corner.
+    let rows: Vec<String> = (0..40usize)
+        .map(|y| {
+            (0..48usize)
+                .map(|x| {
+                    let pocket_wall = |cx: usize, cy: usize| {
+                        x.abs_diff(cx) <= 1 && y.abs_diff(cy) <= 1 && (x, y) != (cx, cy)
+                    };
+                    let wall =
+                        (y == 20 && !(10..14).contains(&x)) || pocket_wall(0, 0) || pocket_wall(47, 39);
+                    if wall {
+                        '@'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let walkable = rows.iter().flat_map(|r| r.chars()).filter(|&c| c == '.').count();
+    let path = dir.path().join("pockets.map");
+    std::fs::write(&path, movingai(&rows)).unwrap();
+    let args = ["bench", "--frame", "--maps", path.to_str().unwrap(), "--seconds", "0.001", "--json"];
+    let reports: Vec<serde_json::Value> = serde_json::from_str(&influence_ok(&args)).unwrap();
+    assert_eq!(reports.len(), 1);
+    let report = &reports[0];
+    assert_eq!(report["map"], "pockets.map");
+    assert_eq!(report["walkable"].as_u64(), Some(walkable as u64));
+    let positive = |v: &serde_json::Value| v.as_f64().is_some_and(|x| x.is_finite() && x > 0.0);
+    let parts = report["parts"].as_array().unwrap();
+    let names: Vec<&str> = parts.iter().map(|p| p["part"].as_str().unwrap()).collect();
+    assert_eq!(names, ["stamp", "analysis", "diffuse", "spots", "flow", "routes"]);
+    for part in parts {
+        assert!(positive(&part["ms"]) && positive(&part["baseline_ms"]), "{part}");
+    }
+    let goals = report["goals"].as_array().unwrap();
+    assert_eq!(goals.len(), 4);
+    for goal in goals {
+        assert!(positive(&goal["ms"]) && positive(&goal["against_ms"]) && positive(&goal["ratio"]), "{goal}");
+    }
+
+    // No two walkable cells connected: a checkerboard of single open cells.
+    let lonely: Vec<String> = (0..8)
+        .map(|y| (0..8).map(|x| if (x + y) % 2 == 0 && x % 2 == 0 { '.' } else { '@' }).collect())
+        .collect();
+    let lonely_path = dir.path().join("lonely.map");
+    std::fs::write(&lonely_path, movingai(&lonely)).unwrap();
+    let malformed_path = dir.path().join("short.map");
+    std::fs::write(&malformed_path, "type octile\nheight 2\nwidth 3\nmap\n...\n..\n").unwrap();
+    let cases = [
+        (lonely_path.to_str().unwrap(), "connected"),
+        (malformed_path.to_str().unwrap(), "short.map:6"),
+        ("nowhere", "unknown map"),
+        ("missing.map", "cannot read"),
+    ];
+    for (map, says) in cases {
+        let out = influence(&["bench", "--frame", "--maps", map, "--seconds", "0.001"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{map}: {stderr}");
+        assert!(stderr.contains(says), "{map}: {stderr}");
+    }
+}

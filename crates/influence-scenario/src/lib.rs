@@ -54,3 +54,4 @@ mod write;
 pub use error::{Invalid, Located};
 pub use fixed::Fixed;
 pub use key::KeyPath;
+pub use map_files::read_movingai;

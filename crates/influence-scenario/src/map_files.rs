@@ -45,6 +45,25 @@ fn read_map(path: &std::path::Path) -> Result<String, String> {
         .map_err(|e| format!("not UTF-8 text: invalid byte at offset {}", e.utf8_error().valid_up_to()))
 }
 
+/// The MovingAI map file at `path` on its own, not named by a scenario: for commands that
+/// take a map file directly (`influence bench --frame --maps`). Read as `map.file` is:
+/// capped at [`MAX_MAP_FILE`] bytes, UTF-8, then parsed.
+///
+/// # Errors
+/// A [`Located`] at the file: unreadable, too large, not UTF-8 text, or malformed (with the
+/// line).
+pub fn read_movingai(path: &std::path::Path) -> Result<Grid, Located> {
+    let shown = path.display().to_string();
+    let text =
+        read_map(path).map_err(|e| Located::new(&shown, Problem::File, format!("cannot read it: {e}")))?;
+    Grid::from_movingai(&text).map_err(|e| match e {
+        Error::MapFormat { line, message } => {
+            Located::new(&shown, Problem::File, message).at(Some(line), None)
+        }
+        other => Located::new(&shown, Problem::File, other),
+    })
+}
+
 /// Where `map.file` names are read from.
 #[derive(Debug)]
 pub enum MapFiles<'a> {
