@@ -26,7 +26,7 @@
 //!
 //! Maps: a 256² map with 10 % walls, and the real maps of the tests (`data/maps`, embedded);
 //! or any map given as a grid ([`FrameMap::new`]; the command reads MovingAI files). The
-//! routes keep to the map's largest connected region where its corners are not in it.
+//! routes keep to the map's largest connected region.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -184,76 +184,60 @@ struct Scene {
 }
 
 impl Scene {
-    /// The scene on `grid`: units anywhere walkable; the route across the map from the
-    /// walkable cell nearest the top-left corner to the one nearest the bottom-right (kept
-    /// to the largest connected region when the corners' region holds under a quarter of
-    /// the walkable cells); starts in the west third and goals in the east third of that
-    /// region, or anywhere in it where a third holds none.
+    /// The scene on `grid`: units anywhere walkable; the routes kept to the map's largest
+    /// connected region, so that every one exists: across the map from the region's cell
+    /// nearest the top-left corner to the one nearest the bottom-right, and from starts in
+    /// the west third to goals in the east third (anywhere in the region where a third
+    /// holds none of it).
     fn new(grid: Grid) -> Result<Self, String> {
-        let walkable: Vec<usize> = (0..grid.len()).filter(|&i| grid.is_walkable(i)).collect();
-        if walkable.len() < 2 {
-            return Err(format!("{} walkable cells: the frame needs two connected ones", walkable.len()));
+        let region = largest_region(&grid);
+        let cells: Vec<usize> = (0..grid.len()).filter(|&i| region[i]).collect();
+        if cells.len() < 2 {
+            return Err("no two walkable cells are connected: the frame has no route to time".into());
         }
         let mut rng = Rng::new(0x0123_4567_89AB_CDEF);
         let [red, blue] = teams(&grid, &mut rng);
         let mut danger = Layer::for_space(&grid);
         Stamper::new().stamp_all(&grid, &mut danger, &blue).expect("units stand on walkable cells");
         let (w, h) = (grid.width(), grid.height());
-        // Every start and goal reaches the rally point, so every route of the frame exists.
-        let mut field = FlowField::new();
         let corner =
-            open_near(&grid, w - 1, h - 1).unwrap_or_else(|| nearest(&grid, &walkable, w - 1, h - 1));
-        field.compute(&grid, &[corner], &Cost::distance()).expect("a walkable cell");
-        let mut reached: Vec<usize> =
-            walkable.iter().copied().filter(|&i| field.cost_to_goal(i).is_some()).collect();
-        let mut to = corner;
-        if reached.len() * 4 < walkable.len() {
-            reached = largest_region(&grid, &walkable);
-            to = nearest(&grid, &reached, w - 1, h - 1);
-            field.compute(&grid, &[to], &Cost::distance()).expect("a walkable cell");
-        }
-        if reached.len() < 2 {
-            return Err("no two walkable cells are connected: the frame has no route to time".into());
-        }
-        let from = open_near(&grid, 0, 0)
-            .filter(|&c| field.cost_to_goal(c).is_some())
-            .unwrap_or_else(|| nearest(&grid, &reached, 0, 0));
+            |x, y| open_near(&grid, x, y).filter(|&c| region[c]).unwrap_or_else(|| nearest(w, &cells, x, y));
+        let across = (corner(0, 0), corner(w - 1, h - 1));
         let band = (w / 3).max(1);
         let mut pick = |x0: usize| {
-            if !reached.iter().any(|&i| (x0..x0 + band).contains(&(i % w))) {
-                return reached[rng.below(reached.len())];
+            if !cells.iter().any(|&i| (x0..x0 + band).contains(&(i % w))) {
+                return cells[rng.below(cells.len())];
             }
             loop {
                 let cell = (rng.range(0.0, h as f32) as usize).min(h - 1) * w
                     + (x0 + rng.range(0.0, (w / 3) as f32) as usize).min(w - 1);
-                if field.cost_to_goal(cell).is_some() {
+                if region[cell] {
                     break cell;
                 }
             }
         };
         let starts = (0..QUERIES).map(|_| pick(0)).collect();
         let goals = (0..QUERIES).map(|_| pick(w - w / 3)).collect();
-        Ok(Self { red, blue, danger, starts, goals, rally: to, across: (from, to), grid })
+        Ok(Self { red, blue, danger, starts, goals, rally: across.1, across, grid })
     }
 }
 
-/// Of `cells`, the one nearest cell `(x, y)` of `grid` (the first of equals).
-fn nearest(grid: &Grid, cells: &[usize], x: usize, y: usize) -> usize {
-    let w = grid.width();
+/// Of `cells` of a map `w` cells wide, the one nearest cell `(x, y)` (the first of equals).
+fn nearest(w: usize, cells: &[usize], x: usize, y: usize) -> usize {
     let far = |&i: &usize| (i % w).abs_diff(x).pow(2) + (i / w).abs_diff(y).pow(2);
     *cells.iter().min_by_key(|i| far(i)).expect("some cells")
 }
 
-/// The walkable cells of `grid`'s largest connected region (`walkable` all of them, in
-/// order), in order.
-fn largest_region(grid: &Grid, walkable: &[usize]) -> Vec<usize> {
+/// Per cell of `grid`, whether it is in the largest connected region of walkable cells
+/// (the first found of equals; none on a map without walkable cells).
+fn largest_region(grid: &Grid) -> Vec<bool> {
     let mut region = vec![u32::MAX; grid.len()];
-    let (mut sizes, mut queue) = (Vec::new(), Vec::new());
-    for &start in walkable {
+    let (mut biggest, mut most, mut queue) = (u32::MAX, 0, Vec::new());
+    for start in (0..grid.len()).filter(|&i| grid.is_walkable(i)) {
         if region[start] != u32::MAX {
             continue;
         }
-        let id = sizes.len() as u32;
+        let id = start as u32;
         region[start] = id;
         queue.push(start);
         let mut size = 0;
@@ -266,11 +250,11 @@ fn largest_region(grid: &Grid, walkable: &[usize]) -> Vec<usize> {
                 }
             });
         }
-        sizes.push(size);
+        if size > most {
+            (biggest, most) = (id, size);
+        }
     }
-    let biggest =
-        (0..sizes.len()).max_by_key(|&r| (sizes[r], std::cmp::Reverse(r))).expect("a region") as u32;
-    walkable.iter().copied().filter(|&i| region[i] == biggest).collect()
+    region.into_iter().map(|r| r == biggest && r != u32::MAX).collect()
 }
 
 /// Times every part and goal of the frame on `grid`.
