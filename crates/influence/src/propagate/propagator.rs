@@ -315,12 +315,11 @@ impl Propagator {
             self.sorted.sort_by_key(|s| s.cell); // stable: seeds on one cell keep their order
         }
         let (w, h) = (grid.width(), grid.height());
+        let per_pass = dispatch::most_fused(grid);
         // Called from outside a thread pool (an engine's main thread), sharing a pass means
         // handing it to the pool and waiting: only worth it with the work to pay for that.
         #[cfg(feature = "rayon")]
-        let bands = if rayon::current_thread_index().is_none()
-            && w * h * n.min(dispatch::most_fused(grid)) < PARALLEL_FROM
-        {
+        let bands = if rayon::current_thread_index().is_none() && w * h * n.min(per_pass) < PARALLEL_FROM {
             1
         } else {
             bands
@@ -332,7 +331,7 @@ impl Propagator {
         }
         let mut left = n;
         while left > 0 {
-            let steps = left.min(dispatch::most_fused(grid));
+            let steps = left.min(per_pass);
             seed::apply(grid, self.front.values_mut(), seeds, |_| {});
             let pass = Pass {
                 grid,
@@ -483,8 +482,9 @@ mod tests {
 
     #[test]
     fn the_parallel_flag_gives_the_same_bits_with_or_without_rayon() {
-        // 128 × 80 cells and 16 fused steps: work enough to be shared (PARALLEL_FROM).
-        let grid = Grid::new(128, 80).unwrap();
+        // 512 × 256 cells: work enough to be shared from this thread (PARALLEL_FROM) even a
+        // step a pass, as the AVX-512 kernel takes them on a map this size (`most_fused`).
+        let grid = Grid::new(512, 256).unwrap();
         let d = Diffusion::new(0.2, 0.6).unwrap();
         let seeds = [Seed::new(0, 2.0), Seed::new(300, 1.5)];
         let (mut one, mut par) = (Propagator::new(&grid, d), Propagator::new(&grid, d));
