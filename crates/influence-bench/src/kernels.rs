@@ -21,6 +21,8 @@
 //!
 //! Each kernel is timed in turns with its baseline and the copy, so that they see the same load on a
 //! shared machine (memory bandwidth shared with other machines moves the copy by ±30 %).
+//! Each record carries the kernels issue's goal for it, where the issue sets one, as a ratio
+//! of these times with its bound ([`kernel_goals`](mod@crate::kernel_goals)).
 //!
 //! The measurements on several threads run inside a rayon pool of that many threads, as a
 //! game whose frame runs in a pool would call: the diffusion shares its steps among the
@@ -37,6 +39,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use crate::baseline::{self, FlatStep, TemplateStamper};
+use crate::kernel_goals::{self, Goal};
 use crate::reference::{self, DiffusionReference};
 use crate::rng::Rng;
 use influence::glam::{Vec2, Vec3};
@@ -58,6 +61,9 @@ pub struct Record {
     baseline_ns_per_cell: Option<f64>,
     /// A plain copy of the map on as many threads as the kernel.
     copy_ns_per_cell: f64,
+    /// The kernels issue's goal for this record, as a ratio of the times above, where it
+    /// sets one ([`kernel_goals`](mod@crate::kernel_goals)).
+    goal: Option<Goal>,
 }
 
 /// The fast run, the reference run and the baseline run (if any) of one kernel, ready to be
@@ -152,14 +158,24 @@ fn measure(
             (fast, None, copy)
         }
     };
+    let (ns_per_cell, baseline_ns_per_cell, copy_ns_per_cell) =
+        (fast / per, baseline.map(|b| b / per), copy / cells);
     Record {
         kernel: kernel.name,
         size,
         threads,
-        ns_per_cell: fast / per,
+        ns_per_cell,
         reference_ns_per_cell: best_time(&mut *reference, budget) / per,
-        baseline_ns_per_cell: baseline.map(|b| b / per),
-        copy_ns_per_cell: copy / cells,
+        baseline_ns_per_cell,
+        copy_ns_per_cell,
+        goal: kernel_goals::goal(
+            kernel.name,
+            size,
+            threads,
+            ns_per_cell,
+            baseline_ns_per_cell,
+            copy_ns_per_cell,
+        ),
     }
 }
 
@@ -188,8 +204,9 @@ pub fn line(r: &Record) -> String {
         Some(b) => format!("baseline {b:>8.3}: {:<13}", versus(r.ns_per_cell, b)),
         None => format!("{:<32}", "no baseline"),
     };
+    let goal = r.goal.as_ref().map(|g| format!("   {}", kernel_goals::said(g))).unwrap_or_default();
     format!(
-        "{:<13} {:>5}² {} thr  {:>8.3} ns/cell   {baseline}   reference {:>8.3}: {:<13}   copy {:>6.3}: {:.1}× a copy's time",
+        "{:<13} {:>5}² {} thr  {:>8.3} ns/cell   {baseline}   reference {:>8.3}: {:<13}   copy {:>6.3}: {:.1}× a copy's time{goal}",
         r.kernel,
         r.size,
         r.threads,

@@ -11,6 +11,7 @@
 pub mod baseline;
 pub mod field;
 pub mod frame;
+pub mod kernel_goals;
 pub mod kernels;
 pub mod plain_astar;
 pub mod plain_top_n;

@@ -105,7 +105,11 @@ enum Command {
     /// `INFLUENCE_KERNEL=avx2` or `=portable` measures the library's narrower kernels. The
     /// JSON records are
     /// {"kernel","size","threads","ns_per_cell","reference_ns_per_cell","baseline_ns_per_cell",
-    /// "copy_ns_per_cell"} (the baseline null where there is none).
+    /// "copy_ns_per_cell","goal"} (the baseline null where there is none). The goal, where the
+    /// kernels' goals name the record (the one-thread steps at 256², 1024² and 4096², fused
+    /// steps at 4096², stamping at 1024², the steady state), is
+    /// {"ratio_of","ratio","at_least","at_most","met"}: baseline ÷ ours at least a bound, or
+    /// ours ÷ copy at most one; else null.
     Bench {
         /// Map sides to measure (square maps) [default: 64,256,1024,4096; with --quick 64,256].
         #[arg(long, value_delimiter = ',')]

@@ -34,7 +34,7 @@ fn json_records_name_every_kernel_with_positive_numbers() {
     assert_eq!(names, KERNELS);
     for r in &records {
         let keys: Vec<&str> = r.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys.len(), 7, "{r}");
+        assert_eq!(keys.len(), 8, "{r}");
         assert_eq!(r["size"], 64);
         for key in ["ns_per_cell", "reference_ns_per_cell", "copy_ns_per_cell"] {
             let v = r[key].as_f64().unwrap();
@@ -49,7 +49,42 @@ fn json_records_name_every_kernel_with_positive_numbers() {
             let v = baseline.as_f64().unwrap();
             assert!(v.is_finite() && v > 0.0, "baseline of {r}");
         }
+        // At 64² only the steady state has a goal of the kernels issue: never slower than
+        // iterating the step.
+        if kernel.starts_with("steady") {
+            check_goal(r, "baseline ÷ ours", (Some(1.0), None));
+        } else {
+            assert!(r["goal"].is_null(), "{r}");
+        }
     }
+}
+
+/// `r`'s goal: the ratio of its times named by `ratio_of`, the bound, and whether it is met.
+fn check_goal(r: &serde_json::Value, ratio_of: &str, (at_least, at_most): (Option<f64>, Option<f64>)) {
+    let g = &r["goal"];
+    assert_eq!(g["ratio_of"], ratio_of, "{r}");
+    let (ours, copy) = (r["ns_per_cell"].as_f64().unwrap(), r["copy_ns_per_cell"].as_f64().unwrap());
+    let want = match ratio_of {
+        "baseline ÷ ours" => r["baseline_ns_per_cell"].as_f64().unwrap() / ours,
+        _ => ours / copy,
+    };
+    let ratio = g["ratio"].as_f64().unwrap();
+    assert!((ratio - want).abs() <= 1e-9 * want, "{r}");
+    assert_eq!((g["at_least"].as_f64(), g["at_most"].as_f64()), (at_least, at_most), "{r}");
+    let met = at_least.is_none_or(|b| ratio >= b) && at_most.is_none_or(|b| ratio <= b);
+    assert_eq!(g["met"].as_bool(), Some(met), "{r}");
+}
+
+#[test]
+fn the_diffusion_records_carry_the_issues_goals_where_it_sets_them() {
+    let stdout =
+        influence_ok(&["bench", "--sizes", "256", "--kernels", "diffuse4", "--seconds", "0.01", "--json"]);
+    let records: Vec<serde_json::Value> = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(records.len(), 2);
+    // One thread against the one-thread flat loop; two threads carry no goal.
+    check_goal(&records[0], "baseline ÷ ours", (Some(1.2), None));
+    assert_eq!(records[1]["threads"], 2);
+    assert!(records[1]["goal"].is_null(), "{}", records[1]);
 }
 
 #[test]
