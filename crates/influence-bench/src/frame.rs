@@ -222,6 +222,24 @@ impl Scene {
     }
 }
 
+/// The rows (for `Grid::from_rows`, or a MovingAI file) of a `width × height` map, at least
+/// 3 × 3, with the cells `blocked(x, y)` walled, and a one-cell pocket sealed off in its
+/// top-left and bottom-right corners: a map whose corners the frame cannot route from,
+/// which the tests of its largest region run on.
+pub fn sealed_corners(width: usize, height: usize, blocked: impl Fn(usize, usize) -> bool) -> Vec<String> {
+    let ring = |x: usize, y: usize, (cx, cy): (usize, usize)| {
+        x.abs_diff(cx) <= 1 && y.abs_diff(cy) <= 1 && (x, y) != (cx, cy)
+    };
+    let corners = [(0, 0), (width - 1, height - 1)];
+    (0..height)
+        .map(|y| {
+            (0..width)
+                .map(|x| if blocked(x, y) || corners.iter().any(|&c| ring(x, y, c)) { '@' } else { '.' })
+                .collect()
+        })
+        .collect()
+}
+
 /// Of `cells` of a map `w` cells wide, the one nearest cell `(x, y)` (the first of equals).
 fn nearest(w: usize, cells: &[usize], x: usize, y: usize) -> usize {
     let far = |&i: &usize| (i % w).abs_diff(x).pow(2) + (i / w).abs_diff(y).pow(2);
@@ -574,22 +592,7 @@ mod tests {
     #[test]
     fn a_map_with_sealed_corners_keeps_to_its_largest_region() {
         // 30 × 20 open, a one-cell pocket in two corners, a smaller region cut off on the left.
-        let rows: Vec<String> = (0..20usize)
-            .map(|y| {
-                (0..30usize)
-                    .map(|x| {
-                        let ring = |cx: usize, cy: usize| {
-                            x.abs_diff(cx) <= 1 && y.abs_diff(cy) <= 1 && (x, y) != (cx, cy)
-                        };
-                        if ring(0, 0) || ring(29, 19) || x == 5 {
-                            '@'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
+        let rows = sealed_corners(30, 20, |x, _| x == 5);
         let grid = Grid::from_rows(&rows).unwrap();
         let scene = FrameMap::new("pockets", grid).unwrap().scene;
         let mut field = FlowField::new();

@@ -149,24 +149,7 @@ fn the_frame_runs_on_a_map_file_and_refuses_bad_ones() {
     let dir = tempfile::tempdir().unwrap();
     // 48 × 40: open but for a wall across the middle with a gap, and a 1-cell pocket
     // walled off in each corner.
-    let rows: Vec<String> = (0..40usize)
-        .map(|y| {
-            (0..48usize)
-                .map(|x| {
-                    let pocket_wall = |cx: usize, cy: usize| {
-                        x.abs_diff(cx) <= 1 && y.abs_diff(cy) <= 1 && (x, y) != (cx, cy)
-                    };
-                    let wall =
-                        (y == 20 && !(10..14).contains(&x)) || pocket_wall(0, 0) || pocket_wall(47, 39);
-                    if wall {
-                        '@'
-                    } else {
-                        '.'
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let rows = influence_bench::frame::sealed_corners(48, 40, |x, y| y == 20 && !(10..14).contains(&x));
     let walkable = rows.iter().flat_map(|r| r.chars()).filter(|&c| c == '.').count();
     let path = dir.path().join("pockets.map");
     std::fs::write(&path, movingai(&rows)).unwrap();
