@@ -38,7 +38,12 @@
 //! * On maps beyond the caches the output is written with non-temporal stores (see
 //!   [`row`]), which skip reading each line before writing it.
 //! * A single step's rows run in one function ([`band`]) with the row inlined: no call, no
-//!   constants set up again per row.
+//!   constants set up again per row. Where every row starts on a cache line (the library's
+//!   layers do, [`Layer::zeros`](crate::Layer::zeros), and a width a multiple of 16 keeps
+//!   each row so), the rows between the grid's first and last run as one stream of whole
+//!   chunks ([`stream`]), without the masked loads and stores and the set-up of a row's
+//!   ends: at 256², a 4-neighbour step took 0.077 ns a cell instead of 0.089, an
+//!   8-neighbour one 0.137 instead of 0.140.
 //!
 //! The chunks at a row's ends use masked loads and stores (lanes outside the row read as 0
 //! and are not written), so any width works; the chunks between read straight from memory.
@@ -178,8 +183,10 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     }
 }
 
-/// The rows of a single step ([`Band`]), each by [`row`], in one function: no call, no
-/// constants set up again per row.
+/// The rows of a single step ([`Band`]) in one function: no call, no constants set up again
+/// per row. Where every row starts on a cache line (`q` is 0 and the width a multiple of
+/// 16), the rows with a row of the grid on either side run as one stream of chunks
+/// ([`stream`]); the others, and every row of other maps, by [`row`].
 ///
 /// # Safety
 /// As [`row`]: the CPU has AVX-512 F and BW, and `b.len` is [`Avx512::mask_len`] of the
@@ -191,12 +198,127 @@ unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool
     k: &Coefs,
     q: usize,
 ) {
-    b.each(out, |values, masks, out, hints| {
-        // SAFETY: the caller promised the CPU and the length of a row's wall data.
-        unsafe {
-            row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(values, [masks[0], masks[1]], out, k, q, hints.ahead);
+    let each = |b: &Band<'_>, out: &mut [f32]| {
+        b.each(out, |values, masks, out, hints| {
+            // SAFETY: the caller promised the CPU and the length of a row's wall data.
+            unsafe {
+                row::<R, EIGHT, FLOOR, STREAM, PREFETCH>(
+                    values,
+                    [masks[0], masks[1]],
+                    out,
+                    k,
+                    q,
+                    hints.ahead,
+                );
+            }
+        });
+    };
+    let (w, (start, end)) = (b.width, b.rows);
+    // The rows with a grid row above and below.
+    let (inner_start, inner_end) = (start.max(1), end.min(b.height.saturating_sub(1)));
+    if q != 0 || !w.is_multiple_of(16) || STREAM || inner_start >= inner_end {
+        return each(b, out);
+    }
+    let (top, out) = out.split_at_mut((inner_start - start) * w);
+    let (inner, bottom) = out.split_at_mut((inner_end - inner_start) * w);
+    each(&Band { rows: (start, inner_start), ..*b }, top);
+    // SAFETY: the caller promised the CPU and the wall data's length; the rows are inside
+    // the grid with a grid row either side, and start on cache lines (q is 0, the width a
+    // multiple of 16).
+    unsafe { stream::<R, EIGHT, FLOOR, PREFETCH>(b, inner_start..inner_end, inner, k) };
+    each(&Band { rows: (inner_end, end), ..*b }, bottom);
+}
+
+/// Rows `rows` of a single step as one stream of chunks, without the work [`row`] does at
+/// each row's ends: every row starts on a cache line and is whole chunks long, so no chunk is
+/// partly outside, and the loads of the rows above and below never leave the grid. The
+/// chunks beyond a row's ends count as zeros (a row's first chunk sees a zero chunk before
+/// it, its last one after it), as in [`row`]; the diagonals across a row's ends are closed
+/// by the wall data already (a square with a cell outside the row is never open). Same
+/// operations per cell, same bits.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW; `b.width` is a multiple of 16, `b.input` starts on a
+/// 64-byte boundary, `rows` are inside the grid with a row of it above and below, `out`
+/// holds their cells, and `b.len` is [`Avx512::mask_len`] of the width for `q` 0.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: bool>(
+    b: &Band<'_>,
+    rows: std::ops::Range<usize>,
+    out: &mut [f32],
+    k: &Coefs,
+) {
+    let w = b.width;
+    let per_row = w / 16;
+    assert!(
+        w.is_multiple_of(16) && rows.start >= 1 && rows.end < b.height && out.len() == rows.len() * w,
+        "whole chunks of rows inside the grid"
+    );
+    assert!(rows.start > b.first && (rows.end + 1 - b.first) * b.len <= b.walls.len(), "the rows' wall data");
+    let k = Lanes {
+        straight: _mm512_set1_ps(k.straight),
+        diagonal: _mm512_set1_ps(k.diagonal),
+        momentum: _mm512_set1_ps(k.momentum),
+        threshold: _mm512_set1_ps(k.threshold),
+    };
+    // Wall data in 16-bit words: a row's is `2 × len` of them, its open squares `squares`
+    // words after its free cells (see `fill`).
+    let (stride, squares) = (2 * b.len, (w.div_ceil(64) * 64) / 16);
+    // Pointers from the whole input and wall data: the rows above the first are read too.
+    let here = b.input.as_ptr().wrapping_add(rows.start * w);
+    let bits = b.walls.as_ptr().cast::<u16>().wrapping_add((rows.start - b.first) * stride);
+    let dst = out.as_mut_ptr();
+    let zero = Chunk::zero();
+    for r in 0..rows.len() {
+        // SAFETY: chunk `j < per_row` of row `rows.start + r` reads that row and the rows
+        // above and below, all inside the grid (asserted above).
+        let load = |j: usize| unsafe {
+            let at = here.add(r * w + 16 * j);
+            Chunk::new::<EIGHT>([_mm512_loadu_ps(at.sub(w)), _mm512_loadu_ps(at), _mm512_loadu_ps(at.add(w))])
+        };
+        // SAFETY: its wall words, and with 8 neighbours the row above's, lie within the
+        // wall data of rows `b.first..`, which holds those rows (asserted above).
+        let walls = |j: usize| unsafe {
+            let at = bits.add(r * stride + j);
+            (
+                at.read(),
+                if EIGHT { [at.sub(stride).add(squares).read(), at.add(squares).read()] } else { [0; 2] },
+            )
+        };
+        // SAFETY: chunk `j < per_row` of row `r` of `out`, which holds `rows.len()` rows.
+        let put = |j: usize, new: __m512| unsafe { _mm512_storeu_ps(dst.add(r * w + 16 * j), new) };
+        let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
+            if PREFETCH {
+                // A prefetch is only a hint: it reads nothing and cannot fault.
+                _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(r * w + 16 * j + 3 * w).cast());
+            }
+            let (own, squares) = walls(j);
+            chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
+        };
+        // Chunk 0, with zeros before it; each chunk after is settled and stored after the
+        // next one's maxima are found (as in `row`).
+        let mut now = load(0);
+        if per_row == 1 {
+            put(0, settle(step(0, [zero, now, zero], _mm512_setzero_ps()).0, k));
+            continue;
         }
-    });
+        let mut after = load(1);
+        let (mut pending, mut sources) = step(0, [zero, now, after], _mm512_setzero_ps());
+        let mut before = now;
+        now = after;
+        for j in 1..per_row - 1 {
+            after = load(j + 1);
+            let next;
+            (next, sources) = step(j, [before, now, after], sources);
+            put(j - 1, settle(pending, k));
+            pending = next;
+            (before, now) = (now, after);
+        }
+        let (next, _) = step(per_row - 1, [before, now, zero], sources);
+        put(per_row - 2, settle(pending, k));
+        put(per_row - 1, settle(next, k));
+    }
 }
 
 /// Writes the wall data of a row into `out`, from the free-cell bits ([`Grid::free_bits`])

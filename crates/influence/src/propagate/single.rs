@@ -160,6 +160,48 @@ mod tests {
         }
     }
 
+    /// Maps whose rows all start on a cache line (a propagator's layers, widths a multiple of
+    /// 16), where the AVX-512 kernel runs the rows between the first and the last as one
+    /// stream of chunks: the generic rule's bits, on one band and on several, with walls at
+    /// the rows' ends and special values beside them.
+    #[test]
+    fn rows_on_cache_lines_give_the_generic_bits() {
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
+        for (w, h) in
+            [(16, 1), (16, 2), (16, 3), (32, 7), (48, 4), (64, 9), (80, 5), (128, 33), (256, 70), (512, 256)]
+        {
+            for conn in [Connectivity::Four, Connectivity::Eight] {
+                for d in [Diffusion::new(0.3, 0.5).unwrap(), Diffusion::linear(0.2, 0.8).unwrap()] {
+                    let mut next = xorshift((w * 31 + h) as u64);
+                    let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
+                    for i in 0..w * h {
+                        // Walls often at the rows' ends, where one row's chunks meet the next's.
+                        let end = i % w == 0 || i % w == w - 1;
+                        let blocked = next().is_multiple_of(if end { 2 } else { 5 });
+                        grid.set_blocked(Cell::new(i % w, i / w), blocked).unwrap();
+                    }
+                    let mut p = Propagator::new(&grid, d);
+                    for round in 0..4 {
+                        assert_eq!(p.values().values().as_ptr() as usize % 64, 0, "a layer on a cache line");
+                        for v in p.values_mut().values_mut() {
+                            *v = match next() % 6 {
+                                0 => specials[(next() % specials.len() as u64) as usize],
+                                _ => (next() % 1000) as f32 / 100.0,
+                            };
+                        }
+                        let want = generic(&grid, p.values().values(), &d);
+                        p.step(&grid, Steps { parallel: round % 2 == 1, ..Steps::default() }).unwrap();
+                        assert_eq!(
+                            bits(p.values().values()),
+                            bits(&want),
+                            "{w}×{h}, {conn:?}, {d:?}, round {round}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Inputs at every offset from a cache line, alternating as a propagator's two buffers
     /// may, on walls that change now and then: each pass gives the generic rule's bits.
     #[test]
