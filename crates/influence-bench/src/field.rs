@@ -22,6 +22,7 @@ use influence::{query, Falloff, Grid, Layer, Source, Stamper};
 use serde::Serialize;
 
 use crate::baseline::Bins;
+use crate::kernel_goals::{field_goals, said, Goal};
 use crate::kernels::{best_time, best_times};
 use crate::rng::Rng;
 
@@ -64,6 +65,9 @@ pub struct IndexReport {
     pub baseline_ns_per_query: f64,
     /// The largest difference between the two answers.
     pub max_difference: f32,
+    /// The kernels issue's goals for the index, as ratios of the times above
+    /// ([`field_goals`]): queries against the bins, the build against kiddo's.
+    pub goals: Vec<Goal>,
 }
 
 /// `field_vs_grid`.
@@ -169,6 +173,7 @@ fn index((n, queries): (usize, usize), budget: Duration) -> IndexReport {
         kiddo_build_ns: kiddo_build,
         baseline_ns_per_query: bins_time / queries as f64,
         max_difference: max_difference.max(bins_difference),
+        goals: field_goals(indexed, bins_time, build, kiddo_build),
     }
 }
 
@@ -263,6 +268,9 @@ pub fn table(r: &FieldReport) -> String {
         i.baseline_build_ns / 1e6,
         i.max_difference,
     );
+    for goal in &i.goals {
+        out += &format!("  {}: {:.2}, {}\n", goal.ratio_of, goal.ratio, said(goal));
+    }
     out += &format!(
         "field_vs_grid: {} sources of radius 8 in a {}² world, {} reads at random points\n",
         g.sources, g.world, g.queries

@@ -8,6 +8,8 @@
 //! | `stamp_centred` | 1024² | baseline ÷ ours | at least 1.5 |
 //! | `stamp`, `stamp_anywhere` (exact positions) | 1024² | baseline ÷ ours | at least 1 |
 //! | `steady`, `steady_far` | every size | baseline ÷ ours | at least 1 |
+//! | `field_index` queries (`--field`) | | uniform bins ÷ index | at least 1.5 |
+//! | `field_index` build (`--field`) | | index ÷ kiddo | at most 1 |
 //!
 //! The diffusion's baseline runs on one thread, so only the one-thread records carry its
 //! goal; the copy runs on as many threads as the kernel, so both fused records do.
@@ -66,6 +68,30 @@ pub fn goal(
         "steady" | "steady_far" => faster(1.0),
         _ => None,
     }
+}
+
+/// The field index's goals ([`field`](crate::field)`::IndexReport`): its queries at least
+/// 1.5 times as fast as the uniform bins', and its build no slower than kiddo's k-d tree.
+/// Times in ns, any unit as long as each pair shares it.
+pub fn field_goals(index_query: f64, bins_query: f64, index_build: f64, kiddo_build: f64) -> Vec<Goal> {
+    let queries = bins_query / index_query;
+    let build = index_build / kiddo_build;
+    vec![
+        Goal {
+            ratio_of: "uniform bins ÷ index, per query",
+            ratio: queries,
+            at_least: Some(1.5),
+            at_most: None,
+            met: queries >= 1.5,
+        },
+        Goal {
+            ratio_of: "index ÷ kiddo, build",
+            ratio: build,
+            at_least: None,
+            at_most: Some(1.0),
+            met: build <= 1.0,
+        },
+    ]
 }
 
 /// The goal said in a few words for the table: "goal ≥ 1.2: met" or "goal ≤ 0.5: missed".

@@ -119,6 +119,27 @@ fn field_comparisons_report_agreement_memory_and_error() {
         assert!(v.is_finite() && v > 0.0, "{key}: {v}");
     }
     assert!(index["max_difference"].as_f64().unwrap() < 1e-4, "the index answers as brute force does");
+    // The two goals for the index, as ratios of the times beside them.
+    let time = |key: &str| index[key].as_f64().unwrap();
+    let goals = index["goals"].as_array().unwrap();
+    let want = [
+        (
+            "uniform bins ÷ index, per query",
+            time("baseline_ns_per_query") / time("index_ns_per_query"),
+            Some(1.5),
+            None,
+        ),
+        ("index ÷ kiddo, build", time("index_build_ns") / time("kiddo_build_ns"), None, Some(1.0)),
+    ];
+    assert_eq!(goals.len(), want.len());
+    for (g, (ratio_of, ratio, at_least, at_most)) in goals.iter().zip(want) {
+        assert_eq!(g["ratio_of"], ratio_of);
+        let got = g["ratio"].as_f64().unwrap();
+        assert!((got - ratio).abs() <= 1e-9 * ratio, "{g}: want {ratio}");
+        assert_eq!((g["at_least"].as_f64(), g["at_most"].as_f64()), (at_least, at_most));
+        let met = at_least.is_none_or(|b| got >= b) && at_most.is_none_or(|b| got <= b);
+        assert_eq!(g["met"].as_bool(), Some(met), "{g}");
+    }
     let vs = &r["field_vs_grid"];
     assert_eq!(vs["field"]["max_error"], 0.0);
     let grids = vs["grids"].as_array().unwrap();
