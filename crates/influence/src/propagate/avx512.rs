@@ -315,29 +315,7 @@ unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
             let (own, squares) = walls(j);
             chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
         };
-        // Chunk 0, with zeros before it; each chunk after is settled and stored after the
-        // next one's maxima are found (as in `row`).
-        let mut now = load(0);
-        if per_row == 1 {
-            put(0, settle(step(0, [zero, now, zero], _mm512_setzero_ps()).0, k));
-            r += 1;
-            continue;
-        }
-        let mut after = load(1);
-        let (mut pending, mut sources) = step(0, [zero, now, after], _mm512_setzero_ps());
-        let mut before = now;
-        now = after;
-        for j in 1..per_row - 1 {
-            after = load(j + 1);
-            let next;
-            (next, sources) = step(j, [before, now, after], sources);
-            put(j - 1, settle(pending, k));
-            pending = next;
-            (before, now) = (now, after);
-        }
-        let (next, _) = step(per_row - 1, [before, now, zero], sources);
-        put(per_row - 2, settle(pending, k));
-        put(per_row - 1, settle(next, k));
+        in_order(per_row, zero, _mm512_setzero_ps(), load, step, |j, p| put(j, settle(p, k)));
         r += 1;
     }
 }
@@ -410,27 +388,45 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
         let (own, squares) = walls(j);
         pair_step::<R, FLOOR>(chunks, own, squares, sources, k)
     };
-    let settle2 = |p: [Pending; 2]| [settle(p[0], k), settle(p[1], k)];
+    in_order(per_row, none, [zero; 2], load, step, |j, p: [Pending; 2]| {
+        put(j, [settle(p[0], k), settle(p[1], k)]);
+    });
+}
+
+/// The chunks `0..per_row` of a row (or a pair of rows) in order: each chunk's maxima
+/// (`step`) from the chunks before, at and after it (`none` beyond the row's ends) and the
+/// diagonal sources of the chunk before (`start` before the first), and each chunk settled
+/// and stored (`put`) after the next one's maxima are found, so that its last, dependent
+/// operations find their inputs ready.
+#[inline(always)]
+fn in_order<C: Copy, P: Copy, S: Copy>(
+    per_row: usize,
+    none: C,
+    start: S,
+    load: impl Fn(usize) -> C,
+    mut step: impl FnMut(usize, [C; 3], S) -> (P, S),
+    mut put: impl FnMut(usize, P),
+) {
     let mut now = load(0);
     if per_row == 1 {
-        put(0, settle2(step(0, [none, now, none], [zero; 2]).0));
+        put(0, step(0, [none, now, none], start).0);
         return;
     }
     let mut after = load(1);
-    let (mut pending, mut sources) = step(0, [none, now, after], [zero; 2]);
+    let (mut pending, mut sources) = step(0, [none, now, after], start);
     let mut before = now;
     now = after;
     for j in 1..per_row - 1 {
         after = load(j + 1);
         let next;
         (next, sources) = step(j, [before, now, after], sources);
-        put(j - 1, settle2(pending));
+        put(j - 1, pending);
         pending = next;
         (before, now) = (now, after);
     }
     let (next, _) = step(per_row - 1, [before, now, none], sources);
-    put(per_row - 2, settle2(pending));
-    put(per_row - 1, settle2(next));
+    put(per_row - 2, pending);
+    put(per_row - 1, next);
 }
 
 /// [`chunk_step`] with 8 neighbours for two rows (see [`pair`]): the rows of `Quad` are the
@@ -534,40 +530,37 @@ fn fill<const EIGHT: bool>([here, below]: [&[u64]; 2], q: usize, len: usize, out
 }
 
 /// Lanes 15, 0..15 of `prev`, `cur`: each lane's left neighbour.
-///
-/// `valignd` written out (here and in [`right`]): the compiler turns
-/// `_mm512_alignr_epi32` into a two-source permute that overwrites one of its inputs, and a
-/// register copy to keep that input, where `valignd` writes a third register. Without the
-/// copies, an 8-neighbour step at 256² took 0.121 ns a cell instead of 0.130.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn left(cur: __m512, prev: __m512) -> __m512 {
-    let out: __m512;
-    // SAFETY: one AVX-512 F instruction (enabled on this function) on registers only.
-    unsafe {
-        std::arch::asm!(
-            "valignd {o}, {a}, {b}, 15",
-            o = lateout(zmm_reg) out,
-            a = in(zmm_reg) cur,
-            b = in(zmm_reg) prev,
-            options(pure, nomem, nostack),
-        );
-    }
-    out
+    align::<15>(cur, prev)
 }
 
 /// Lanes 1..16 of `cur`, 0 of `next`: each lane's right neighbour.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn right(next: __m512, cur: __m512) -> __m512 {
+    align::<1>(next, cur)
+}
+
+/// Lanes `N..N + 16` of `low` then `high` (`valignd`, as `_mm512_alignr_epi32`).
+///
+/// Written out: the compiler turns `_mm512_alignr_epi32` into a two-source permute that
+/// overwrites one of its inputs, and a register copy to keep that input, where `valignd`
+/// writes a third register. Without the copies, an 8-neighbour step at 256² took 0.121 ns a
+/// cell instead of 0.130.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn align<const N: u8>(high: __m512, low: __m512) -> __m512 {
     let out: __m512;
     // SAFETY: one AVX-512 F instruction (enabled on this function) on registers only.
     unsafe {
         std::arch::asm!(
-            "valignd {o}, {a}, {b}, 1",
+            "valignd {o}, {a}, {b}, {n}",
             o = lateout(zmm_reg) out,
-            a = in(zmm_reg) next,
-            b = in(zmm_reg) cur,
+            a = in(zmm_reg) high,
+            b = in(zmm_reg) low,
+            n = const N,
             options(pure, nomem, nostack),
         );
     }
