@@ -38,12 +38,13 @@
 //! * On maps beyond the caches the output is written with non-temporal stores (see
 //!   [`row`]), which skip reading each line before writing it.
 //! * A single step's rows run in one function ([`band`]) with the row inlined: no call, no
-//!   constants set up again per row. Where every row starts on a cache line (the library's
-//!   layers do, [`Layer::zeros`](crate::Layer::zeros), and a width a multiple of 16 keeps
-//!   each row so), the rows between the grid's first and last run as one stream of whole
-//!   chunks ([`stream`]), without the masked loads and stores and the set-up of a row's
-//!   ends: at 256², a 4-neighbour step took 0.077 ns a cell instead of 0.089, an
-//!   8-neighbour one 0.137 instead of 0.140.
+//!   constants set up again per row. Where the input starts on a cache line (the library's
+//!   layers do, [`Layer::zeros`](crate::Layer::zeros)), the rows between the grid's first
+//!   and last run as plain loops from each row's start ([`stream`]), without the set-up of
+//!   a row's ends, and masked only in a last chunk partly past the row: at 256², a
+//!   4-neighbour step took 0.077 ns a cell instead of 0.089, an 8-neighbour one 0.137
+//!   instead of 0.140; on a 530-wide map 0.093 instead of 0.113 and (two rows at a time,
+//!   [`pair`]) 0.138 instead of 0.164.
 //!
 //! The chunks at a row's ends use masked loads and stores (lanes outside the row read as 0
 //! and are not written), so any width works; the chunks between read straight from memory.
@@ -215,32 +216,33 @@ unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool
     let (w, (start, end)) = (b.width, b.rows);
     // The rows with a grid row above and below.
     let (inner_start, inner_end) = (start.max(1), end.min(b.height.saturating_sub(1)));
-    if q != 0 || !w.is_multiple_of(16) || STREAM || inner_start >= inner_end {
+    if q != 0 || STREAM || inner_start >= inner_end {
         return each(b, out);
     }
     let (top, out) = out.split_at_mut((inner_start - start) * w);
     let (inner, bottom) = out.split_at_mut((inner_end - inner_start) * w);
     each(&Band { rows: (start, inner_start), ..*b }, top);
-    // SAFETY: the caller promised the CPU and the wall data's length; the rows are inside
-    // the grid with a grid row either side, and start on cache lines (q is 0, the width a
-    // multiple of 16).
+    // SAFETY: the caller promised the CPU and the wall data's length (for `q` 0); the rows
+    // are inside the grid with a grid row either side.
     unsafe { stream::<R, EIGHT, FLOOR, PREFETCH>(b, inner_start..inner_end, inner, k) };
     each(&Band { rows: (inner_end, end), ..*b }, bottom);
 }
 
-/// Rows `rows` of a single step as one stream of chunks, without the work [`row`] does at
-/// each row's ends: every row starts on a cache line and is whole chunks long, so no chunk is
-/// partly outside, and the loads of the rows above and below never leave the grid. The
-/// chunks beyond a row's ends count as zeros (a row's first chunk sees a zero chunk before
-/// it, its last one after it), as in [`row`]; the diagonals across a row's ends are closed
-/// by the wall data already (a square with a cell outside the row is never open). With 8
+/// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
+/// (`q` 0), without the work [`row`] does at each row's ends: the loads of the rows above
+/// and below never leave the grid, and only a last chunk partly past the row's end (on
+/// widths not a multiple of 16) is masked. When every row starts on a cache line (a
+/// library's layer, a width a multiple of 16) no load or store straddles two. The chunks
+/// beyond a row's ends count as zeros (a row's first chunk sees a zero chunk before it, its
+/// last one after it), as in [`row`]; the diagonals across a row's ends are closed by the
+/// wall data already (a square with a cell outside the row is never open). With 8
 /// neighbours, the rows go two at a time ([`pair`]), sharing the rows between them. Same
 /// operations per cell, same bits.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW; `b.width` is a multiple of 16, `b.input` starts on a
-/// 64-byte boundary, `rows` are inside the grid with a row of it above and below, `out`
-/// holds their cells, and `b.len` is [`Avx512::mask_len`] of the width for `q` 0.
+/// The CPU has AVX-512 F and BW; `rows` are inside the grid with a row of it above and
+/// below, `out` holds their cells, and `b.len` is [`Avx512::mask_len`] of the width for `q`
+/// 0.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: bool>(
@@ -250,10 +252,10 @@ unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
     k: &Coefs,
 ) {
     let w = b.width;
-    let per_row = w / 16;
+    let ends = Ends::new(w);
     assert!(
-        w.is_multiple_of(16) && rows.start >= 1 && rows.end < b.height && out.len() == rows.len() * w,
-        "whole chunks of rows inside the grid"
+        rows.start >= 1 && rows.end < b.height && out.len() == rows.len() * w,
+        "rows inside the grid with a row either side"
     );
     assert!(rows.start > b.first && (rows.end + 1 - b.first) * b.len <= b.walls.len(), "the rows' wall data");
     let k = Lanes {
@@ -281,7 +283,7 @@ unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
                     here.wrapping_add(r * w),
                     bits.wrapping_add(r * stride),
                     dst.wrapping_add(r * w),
-                    w,
+                    ends,
                     stride,
                     squares,
                     k,
@@ -290,11 +292,15 @@ unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
             r += 2;
             continue;
         }
-        // SAFETY: chunk `j < per_row` of row `rows.start + r` reads that row and the rows
-        // above and below, all inside the grid (asserted above).
-        let load = |j: usize| unsafe {
-            let at = here.add(r * w + 16 * j);
-            Chunk::new::<EIGHT>([_mm512_loadu_ps(at.sub(w)), _mm512_loadu_ps(at), _mm512_loadu_ps(at.add(w))])
+        // SAFETY: chunk `j < ends.chunks` of row `rows.start + r` reads (the lanes of `ends`)
+        // that row and the rows above and below, all inside the grid (asserted above).
+        let load = |j: usize, end: bool| unsafe {
+            let at = here.add(r * w);
+            Chunk::new::<EIGHT>([
+                ends.load(at.sub(w), j, end),
+                ends.load(at, j, end),
+                ends.load(at.add(w), j, end),
+            ])
         };
         // SAFETY: its wall words, and with 8 neighbours the row above's, lie within the
         // wall data of rows `b.first..`, which holds those rows (asserted above).
@@ -305,8 +311,8 @@ unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
                 if EIGHT { [at.sub(stride).add(squares).read(), at.add(squares).read()] } else { [0; 2] },
             )
         };
-        // SAFETY: chunk `j < per_row` of row `r` of `out`, which holds `rows.len()` rows.
-        let put = |j: usize, new: __m512| unsafe { _mm512_storeu_ps(dst.add(r * w + 16 * j), new) };
+        // SAFETY: chunk `j < ends.chunks` of row `r` of `out`, which holds `rows.len()` rows.
+        let put = |j: usize, new: __m512, end: bool| unsafe { ends.store(dst.add(r * w), j, end, new) };
         let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
             if PREFETCH {
                 // A prefetch is only a hint: it reads nothing and cannot fault.
@@ -315,50 +321,102 @@ unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
             let (own, squares) = walls(j);
             chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
         };
-        in_order(per_row, zero, _mm512_setzero_ps(), load, step, |j, p| put(j, settle(p, k)));
+        in_order(ends.chunks, zero, _mm512_setzero_ps(), load, step, |j, p, end| put(j, settle(p, k), end));
         r += 1;
     }
 }
 
-/// Four rows of chunks, cleaned as [`Chunk`] cleans them, and the old values of the two
-/// middle ones.
+/// A row's chunks from its start: `whole` of 16 cells, then, where the width is not a
+/// multiple of 16, one more of which `lanes` lie inside the row.
+#[derive(Clone, Copy)]
+struct Ends {
+    w: usize,
+    whole: usize,
+    chunks: usize,
+    lanes: u16,
+}
+
+impl Ends {
+    fn new(w: usize) -> Self {
+        let (whole, rest) = (w / 16, w % 16);
+        Self { w, whole, chunks: whole + usize::from(rest > 0), lanes: (1u16 << rest).wrapping_sub(1) }
+    }
+
+    /// Chunk `j` of the row at `row`: the lanes inside the row, the rest 0; only the row's
+    /// last chunk (`end`) may be partly past it.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW; `row` holds `self.w` cells, `j < self.chunks`, and
+    /// `end` when `j` is the last.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn load(self, row: *const f32, j: usize, end: bool) -> __m512 {
+        // SAFETY: the caller promised the row; a whole chunk lies inside it, and of the last
+        // one only the lanes inside are read.
+        unsafe {
+            if !end || j < self.whole {
+                _mm512_loadu_ps(row.add(16 * j))
+            } else {
+                _mm512_maskz_loadu_ps(self.lanes, row.add(16 * j))
+            }
+        }
+    }
+
+    /// Writes the lanes of chunk `j` inside the row at `row`.
+    ///
+    /// # Safety
+    /// As [`load`](Self::load), `row` writable.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn store(self, row: *mut f32, j: usize, end: bool, new: __m512) {
+        // SAFETY: as in `load`.
+        unsafe {
+            if !end || j < self.whole {
+                _mm512_storeu_ps(row.add(16 * j), new);
+            } else {
+                _mm512_mask_storeu_ps(row.add(16 * j), self.lanes, new);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Quad {
     clean: [__m512; 4],
     own: [__m512; 2],
 }
 
-/// Two output rows of an 8-neighbour stream ([`stream`]): rows `here` and `here + w`, from
-/// the rows `here − w` to `here + 2w`, as [`chunk_step`] computes each, sharing what the two
-/// have in common: the loads and cleaning of the middle rows, and their shifts (the row
-/// between them is one row's straight neighbours and the other's diagonals).
+/// Two output rows of an 8-neighbour stream ([`stream`]): rows `here` and `here + w` (`w`
+/// the width of `ends`), from the rows `here − w` to `here + 2w`, as [`chunk_step`]
+/// computes each, sharing what the two have in common: the loads and cleaning of the middle
+/// rows, and their shifts (the row between them is one row's straight neighbours and the
+/// other's diagonals).
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW; the four rows (`w` cells each, a multiple of 16) are inside
-/// the input; `bits` is the first row's wall data (16-bit words, `stride` a row, its squares
-/// `squares` words in), with the row above's before it; `dst` holds two rows.
+/// The CPU has AVX-512 F and BW; the four rows are inside the input; `bits` is the first
+/// row's wall data (16-bit words, `stride` a row, its squares `squares` words in), with the
+/// row above's before it; `dst` holds two rows.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
     here: *const f32,
     bits: *const u16,
     dst: *mut f32,
-    w: usize,
+    ends: Ends,
     stride: usize,
     squares: usize,
     k: Lanes,
 ) {
-    let per_row = w / 16;
+    let w = ends.w;
     let zero = _mm512_setzero_ps();
     let clean = |x: __m512| _mm512_max_ps(x, zero);
     // SAFETY: the caller promised the four rows.
-    let load = |j: usize| unsafe {
-        let at = here.add(16 * j);
+    let load = |j: usize, end: bool| unsafe {
         let rows = [
-            _mm512_loadu_ps(at.sub(w)),
-            _mm512_loadu_ps(at),
-            _mm512_loadu_ps(at.add(w)),
-            _mm512_loadu_ps(at.add(2 * w)),
+            ends.load(here.sub(w), j, end),
+            ends.load(here, j, end),
+            ends.load(here.add(w), j, end),
+            ends.load(here.add(2 * w), j, end),
         ];
         Quad {
             clean: [clean(rows[0]), clean(rows[1]), clean(rows[2]), clean(rows[3])],
@@ -375,9 +433,9 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
         )
     };
     // SAFETY: the caller promised two rows at `dst`.
-    let put = |j: usize, new: [__m512; 2]| unsafe {
-        _mm512_storeu_ps(dst.add(16 * j), new[0]);
-        _mm512_storeu_ps(dst.add(w + 16 * j), new[1]);
+    let put = |j: usize, end: bool, new: [__m512; 2]| unsafe {
+        ends.store(dst, j, end, new[0]);
+        ends.store(dst.add(w), j, end, new[1]);
     };
     let step = |j: usize, chunks: [Quad; 3], sources: [__m512; 2]| {
         if PREFETCH {
@@ -388,8 +446,8 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
         let (own, squares) = walls(j);
         pair_step::<R, FLOOR>(chunks, own, squares, sources, k)
     };
-    in_order(per_row, none, [zero; 2], load, step, |j, p: [Pending; 2]| {
-        put(j, [settle(p[0], k), settle(p[1], k)]);
+    in_order(ends.chunks, none, [zero; 2], load, step, |j, p: [Pending; 2], end| {
+        put(j, end, [settle(p[0], k), settle(p[1], k)]);
     });
 }
 
@@ -400,33 +458,42 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
 /// operations find their inputs ready.
 #[inline(always)]
 fn in_order<C: Copy, P: Copy, S: Copy>(
-    per_row: usize,
+    chunks: usize,
     none: C,
     start: S,
-    load: impl Fn(usize) -> C,
+    load: impl Fn(usize, bool) -> C,
     mut step: impl FnMut(usize, [C; 3], S) -> (P, S),
-    mut put: impl FnMut(usize, P),
+    mut put: impl FnMut(usize, P, bool),
 ) {
-    let mut now = load(0);
-    if per_row == 1 {
-        put(0, step(0, [none, now, none], start).0);
+    // `load` and `put` learn whether the chunk is the row's last, the only one that may lie
+    // partly past its end: a literal at each call, so the loop below has no test of it.
+    let last = chunks - 1;
+    let mut now = load(0, last == 0);
+    if last == 0 {
+        put(0, step(0, [none, now, none], start).0, true);
         return;
     }
-    let mut after = load(1);
+    let after = load(1, last == 1);
     let (mut pending, mut sources) = step(0, [none, now, after], start);
     let mut before = now;
     now = after;
-    for j in 1..per_row - 1 {
-        after = load(j + 1);
+    // Chunks 1 .. last − 1, each reading a whole chunk after it but the last of them.
+    let mut middle = |j: usize, after: C| {
         let next;
         (next, sources) = step(j, [before, now, after], sources);
-        put(j - 1, pending);
+        put(j - 1, pending, false);
         pending = next;
         (before, now) = (now, after);
+    };
+    for j in 1..last.saturating_sub(1) {
+        middle(j, load(j + 1, false));
     }
-    let (next, _) = step(per_row - 1, [before, now, none], sources);
-    put(per_row - 2, pending);
-    put(per_row - 1, next);
+    if last >= 2 {
+        middle(last - 1, load(last, true));
+    }
+    let (next, _) = step(last, [before, now, none], sources);
+    put(last - 1, pending, false);
+    put(last, next, true);
 }
 
 /// [`chunk_step`] with 8 neighbours for two rows (see [`pair`]): the rows of `Quad` are the
