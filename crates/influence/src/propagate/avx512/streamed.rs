@@ -1,0 +1,345 @@
+//! The AVX-512 single step's rows between the grid's first and last, as plain loops from
+//! each row's start ([`stream`]), with 8 neighbours two rows at a time ([`pair`]): what
+//! [`band`](super::band) runs where the input starts on a cache line. The arithmetic per
+//! chunk is the parent module's ([`chunk_step`], [`settle`]); what differs is the work
+//! around it (see the parent's docs).
+
+use std::arch::x86_64::{
+    __m512, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_loadu_ps, _mm512_mask_max_epi32,
+    _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_set1_ps,
+    _mm512_setzero_ps, _mm512_storeu_ps, _mm_prefetch, _MM_HINT_T0,
+};
+
+use super::super::diffuse::Rule;
+use super::super::fused::{Band, Coefs};
+use super::{carry, chunk_step, imax, left, right, settle, Chunk, Lanes, Pending};
+
+/// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
+/// (`q` 0), without the work [`row`](super::row) does at each row's ends: the loads of the
+/// rows above and below never leave the grid, and only a last chunk partly past the row's
+/// end (on widths not a multiple of 16) is masked. When every row starts on a cache line (a
+/// library's layer, a width a multiple of 16) no load or store straddles two. The chunks
+/// beyond a row's ends count as zeros (a row's first chunk sees a zero chunk before it, its
+/// last one after it), as in `row`; the diagonals across a row's ends are closed by the
+/// wall data already (a square with a cell outside the row is never open). With 8
+/// neighbours, the rows go two at a time ([`pair`]), sharing the rows between them. Same
+/// operations per cell, same bits.
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW; `rows` are inside the grid with a row of it above and
+/// below, `out` holds their cells, and `b.len` is the kernel's
+/// [`mask_len`](super::super::fused::RowKernel::mask_len) of the width for `q` 0.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: bool>(
+    b: &Band<'_>,
+    rows: std::ops::Range<usize>,
+    out: &mut [f32],
+    k: &Coefs,
+) {
+    let w = b.width;
+    let ends = Ends::new(w);
+    assert!(
+        rows.start >= 1 && rows.end < b.height && out.len() == rows.len() * w,
+        "rows inside the grid with a row either side"
+    );
+    assert!(rows.start > b.first && (rows.end + 1 - b.first) * b.len <= b.walls.len(), "the rows' wall data");
+    let k = Lanes {
+        straight: _mm512_set1_ps(k.straight),
+        diagonal: _mm512_set1_ps(k.diagonal),
+        momentum: _mm512_set1_ps(k.momentum),
+        threshold: _mm512_set1_ps(k.threshold),
+    };
+    // Wall data in 16-bit words: a row's is `2 × len` of them, its open squares `squares`
+    // words after its free cells (see `fill`).
+    let (stride, squares) = (2 * b.len, (w.div_ceil(64) * 64) / 16);
+    // Pointers from the whole input and wall data: the rows above the first are read too.
+    let here = b.input.as_ptr().wrapping_add(rows.start * w);
+    let bits = b.walls.as_ptr().cast::<u16>().wrapping_add((rows.start - b.first) * stride);
+    let dst = out.as_mut_ptr();
+    let zero = Chunk::zero();
+    let mut r = 0;
+    while r < rows.len() {
+        if EIGHT && r + 1 < rows.len() {
+            // SAFETY: rows `r` and `r + 1` of the stream are in `rows` (so the rows above
+            // and below both are in the grid, asserted above), their wall data and the row
+            // above's in `b.walls` (asserted above), and their cells in `out`.
+            unsafe {
+                pair::<R, FLOOR, PREFETCH>(
+                    here.wrapping_add(r * w),
+                    bits.wrapping_add(r * stride),
+                    dst.wrapping_add(r * w),
+                    ends,
+                    stride,
+                    squares,
+                    k,
+                );
+            }
+            r += 2;
+            continue;
+        }
+        // SAFETY: chunk `j < ends.chunks` of row `rows.start + r` reads (the lanes of `ends`)
+        // that row and the rows above and below, all inside the grid (asserted above).
+        let load = |j: usize, end: bool| unsafe {
+            let at = here.add(r * w);
+            Chunk::new::<EIGHT>([
+                ends.load(at.sub(w), j, end),
+                ends.load(at, j, end),
+                ends.load(at.add(w), j, end),
+            ])
+        };
+        // SAFETY: its wall words, and with 8 neighbours the row above's, lie within the
+        // wall data of rows `b.first..`, which holds those rows (asserted above).
+        let walls = |j: usize| unsafe {
+            let at = bits.add(r * stride + j);
+            (
+                at.read(),
+                if EIGHT { [at.sub(stride).add(squares).read(), at.add(squares).read()] } else { [0; 2] },
+            )
+        };
+        // SAFETY: chunk `j < ends.chunks` of row `r` of `out`, which holds `rows.len()` rows.
+        let put = |j: usize, new: __m512, end: bool| unsafe { ends.store(dst.add(r * w), j, end, new) };
+        let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
+            if PREFETCH {
+                // A prefetch is only a hint: it reads nothing and cannot fault.
+                _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(r * w + 16 * j + 3 * w).cast());
+            }
+            let (own, squares) = walls(j);
+            chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
+        };
+        in_order(ends.chunks, zero, _mm512_setzero_ps(), load, step, |j, p, end| put(j, settle(p, k), end));
+        r += 1;
+    }
+}
+
+/// A row's chunks from its start: `whole` of 16 cells, then, where the width is not a
+/// multiple of 16, one more of which `lanes` lie inside the row.
+#[derive(Clone, Copy)]
+struct Ends {
+    w: usize,
+    whole: usize,
+    chunks: usize,
+    lanes: u16,
+}
+
+impl Ends {
+    fn new(w: usize) -> Self {
+        let (whole, rest) = (w / 16, w % 16);
+        Self { w, whole, chunks: whole + usize::from(rest > 0), lanes: (1u16 << rest).wrapping_sub(1) }
+    }
+
+    /// Chunk `j` of the row at `row`: the lanes inside the row, the rest 0; only the row's
+    /// last chunk (`end`) may be partly past it.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW; `row` holds `self.w` cells, `j < self.chunks`, and
+    /// `end` when `j` is the last.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn load(self, row: *const f32, j: usize, end: bool) -> __m512 {
+        // SAFETY: the caller promised the row; a whole chunk lies inside it, and of the last
+        // one only the lanes inside are read.
+        unsafe {
+            if !end || j < self.whole {
+                _mm512_loadu_ps(row.add(16 * j))
+            } else {
+                _mm512_maskz_loadu_ps(self.lanes, row.add(16 * j))
+            }
+        }
+    }
+
+    /// Writes the lanes of chunk `j` inside the row at `row`.
+    ///
+    /// # Safety
+    /// As [`load`](Self::load), `row` writable.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn store(self, row: *mut f32, j: usize, end: bool, new: __m512) {
+        // SAFETY: as in `load`.
+        unsafe {
+            if !end || j < self.whole {
+                _mm512_storeu_ps(row.add(16 * j), new);
+            } else {
+                _mm512_mask_storeu_ps(row.add(16 * j), self.lanes, new);
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Quad {
+    clean: [__m512; 4],
+    own: [__m512; 2],
+}
+
+/// Two output rows of an 8-neighbour stream ([`stream`]): rows `here` and `here + w` (`w`
+/// the width of `ends`), from the rows `here − w` to `here + 2w`, as [`chunk_step`]
+/// computes each, sharing what the two have in common: the loads and cleaning of the middle
+/// rows, and their shifts (the row between them is one row's straight neighbours and the
+/// other's diagonals).
+///
+/// # Safety
+/// The CPU has AVX-512 F and BW; the four rows are inside the input; `bits` is the first
+/// row's wall data (16-bit words, `stride` a row, its squares `squares` words in), with the
+/// row above's before it; `dst` holds two rows.
+#[inline]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
+    here: *const f32,
+    bits: *const u16,
+    dst: *mut f32,
+    ends: Ends,
+    stride: usize,
+    squares: usize,
+    k: Lanes,
+) {
+    let w = ends.w;
+    let zero = _mm512_setzero_ps();
+    let clean = |x: __m512| _mm512_max_ps(x, zero);
+    // SAFETY: the caller promised the four rows.
+    let load = |j: usize, end: bool| unsafe {
+        let rows = [
+            ends.load(here.sub(w), j, end),
+            ends.load(here, j, end),
+            ends.load(here.add(w), j, end),
+            ends.load(here.add(2 * w), j, end),
+        ];
+        Quad {
+            clean: [clean(rows[0]), clean(rows[1]), clean(rows[2]), clean(rows[3])],
+            own: [rows[1], rows[2]],
+        }
+    };
+    let none = Quad { clean: [zero; 4], own: [zero; 2] };
+    // SAFETY: the caller promised the wall data of the two rows and the row above.
+    let walls = |j: usize| unsafe {
+        let at = bits.add(j);
+        (
+            [at.read(), at.add(stride).read()],
+            [at.sub(stride).add(squares).read(), at.add(squares).read(), at.add(stride + squares).read()],
+        )
+    };
+    // SAFETY: the caller promised two rows at `dst`.
+    let put = |j: usize, end: bool, new: [__m512; 2]| unsafe {
+        ends.store(dst, j, end, new[0]);
+        ends.store(dst.add(w), j, end, new[1]);
+    };
+    let step = |j: usize, chunks: [Quad; 3], sources: [__m512; 2]| {
+        if PREFETCH {
+            // A prefetch is only a hint: it reads nothing and cannot fault.
+            _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(16 * j + 3 * w).cast());
+            _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(16 * j + 4 * w).cast());
+        }
+        let (own, squares) = walls(j);
+        pair_step::<R, FLOOR>(chunks, own, squares, sources, k)
+    };
+    in_order(ends.chunks, none, [zero; 2], load, step, |j, p: [Pending; 2], end| {
+        put(j, end, [settle(p[0], k), settle(p[1], k)]);
+    });
+}
+
+/// The chunks `0..per_row` of a row (or a pair of rows) in order: each chunk's maxima
+/// (`step`) from the chunks before, at and after it (`none` beyond the row's ends) and the
+/// diagonal sources of the chunk before (`start` before the first), and each chunk settled
+/// and stored (`put`) after the next one's maxima are found, so that its last, dependent
+/// operations find their inputs ready.
+#[inline(always)]
+fn in_order<C: Copy, P: Copy, S: Copy>(
+    chunks: usize,
+    none: C,
+    start: S,
+    load: impl Fn(usize, bool) -> C,
+    mut step: impl FnMut(usize, [C; 3], S) -> (P, S),
+    mut put: impl FnMut(usize, P, bool),
+) {
+    // `load` and `put` learn whether the chunk is the row's last, the only one that may lie
+    // partly past its end: a literal at each call, so the loop below has no test of it.
+    let last = chunks - 1;
+    let mut now = load(0, last == 0);
+    if last == 0 {
+        put(0, step(0, [none, now, none], start).0, true);
+        return;
+    }
+    let after = load(1, last == 1);
+    let (mut pending, mut sources) = step(0, [none, now, after], start);
+    let mut before = now;
+    now = after;
+    // Chunks 1 .. last − 1, each reading a whole chunk after it but the last of them.
+    let mut middle = |j: usize, after: C| {
+        let next;
+        (next, sources) = step(j, [before, now, after], sources);
+        put(j - 1, pending, false);
+        pending = next;
+        (before, now) = (now, after);
+    };
+    for j in 1..last.saturating_sub(1) {
+        middle(j, load(j + 1, false));
+    }
+    if last >= 2 {
+        middle(last - 1, load(last, true));
+    }
+    let (next, _) = step(last, [before, now, none], sources);
+    put(last - 1, pending, false);
+    put(last, next, true);
+}
+
+/// [`chunk_step`] with 8 neighbours for two rows (see [`pair`]): the rows of `Quad` are the
+/// one above the first, the two, and the one below the second; `squares` the open squares
+/// above the first, between the two and below the second.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn pair_step<R: Rule, const FLOOR: bool>(
+    [before, now, after]: [Quad; 3],
+    own: [u16; 2],
+    [above, between, below]: [u16; 3],
+    sources_before: [__m512; 2],
+    k: Lanes,
+) -> ([Pending; 2], [__m512; 2]) {
+    let zero = _mm512_setzero_ps();
+    let [a, h, b, c] = now.clean;
+    let (lh, rh) = (left(h, before.clean[1]), right(after.clean[1], h));
+    let (lb, rb) = (left(b, before.clean[2]), right(after.clean[2], b));
+    let imask = |src: __m512, m: u16, x: __m512, y: __m512| {
+        _mm512_castsi512_ps(_mm512_mask_max_epi32(
+            _mm512_castps_si512(src),
+            m,
+            _mm512_castps_si512(x),
+            _mm512_castps_si512(y),
+        ))
+    };
+    // One row from its straight neighbours' maximum, the rows above and below `(up, down)`,
+    // their squares, the shifted right neighbours above and below, and the sources before.
+    let row = |straight: __m512,
+               (up, down): (__m512, __m512),
+               (sq_up, sq_down): (u16, u16),
+               (up_right, down_right): (__m512, __m512),
+               before: __m512| {
+        let mut m = carry::<R>(straight, k.straight);
+        if FLOOR {
+            m = _mm512_max_ps(m, zero);
+        }
+        let below_open = _mm512_maskz_mov_ps(sq_down, down);
+        let sources = imask(below_open, sq_up, up, below_open);
+        let diagonal = _mm512_maskz_mov_ps(sq_up, up_right);
+        let diagonal = imask(diagonal, sq_down, down_right, diagonal);
+        let diagonal = imax(left(sources, before), diagonal);
+        (_mm512_max_ps(carry::<R>(diagonal, k.diagonal), m), sources)
+    };
+    let (m0, s0) = row(
+        imax(imax(a, b), imax(lh, rh)),
+        (a, b),
+        (above, between),
+        (right(after.clean[0], a), rb),
+        sources_before[0],
+    );
+    let (m1, s1) = row(
+        imax(imax(h, c), imax(lb, rb)),
+        (h, c),
+        (between, below),
+        (rh, right(after.clean[3], c)),
+        sources_before[1],
+    );
+    (
+        [Pending { m: m0, old: now.own[0], own: own[0] }, Pending { m: m1, old: now.own[1], own: own[1] }],
+        [s0, s1],
+    )
+}
