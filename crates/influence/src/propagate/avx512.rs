@@ -454,6 +454,51 @@ fn settle(Pending { m, old, own }: Pending, k: Lanes) -> __m512 {
     _mm512_maskz_mov_ps(keep, new)
 }
 
+/// The chunks `0..chunks` of a row (or a pair of rows) in order, for [`row`] and the
+/// streamed rows alike: each chunk's maxima (`step`) from the chunks before, at and after it
+/// (`none` beyond the row's ends) and the diagonal sources of the chunk before (`start`
+/// before the first), and each chunk settled and stored (`put`) after the next one's maxima
+/// are found, so that its last, dependent operations find their inputs ready.
+#[inline(always)]
+fn in_order<C: Copy, P: Copy, S: Copy>(
+    chunks: usize,
+    none: C,
+    start: S,
+    load: impl Fn(usize, bool) -> C,
+    mut step: impl FnMut(usize, [C; 3], S) -> (P, S),
+    mut put: impl FnMut(usize, P, bool),
+) {
+    // `load` and `put` learn whether the chunk is the row's last, the only one that may lie
+    // partly past its end: a literal at each call, so the loop below has no test of it.
+    let last = chunks - 1;
+    let mut now = load(0, last == 0);
+    if last == 0 {
+        put(0, step(0, [none, now, none], start).0, true);
+        return;
+    }
+    let after = load(1, last == 1);
+    let (mut pending, mut sources) = step(0, [none, now, after], start);
+    let mut before = now;
+    now = after;
+    // Chunks 1 .. last − 1, each reading a whole chunk after it but the last of them.
+    let mut middle = |j: usize, after: C| {
+        let next;
+        (next, sources) = step(j, [before, now, after], sources);
+        put(j - 1, pending, false);
+        pending = next;
+        (before, now) = (now, after);
+    };
+    for j in 1..last.saturating_sub(1) {
+        middle(j, load(j + 1, false));
+    }
+    if last >= 2 {
+        middle(last - 1, load(last, true));
+    }
+    let (next, _) = step(last, [before, now, none], sources);
+    put(last - 1, pending, false);
+    put(last, next, true);
+}
+
 /// One row: [`portable::row`](super::portable) on 16 lanes, in chunks starting `q` cells
 /// before each multiple of 16 (see the module docs), with the wall data [`fill`] wrote for
 /// it; `read` is a row to prefetch (or null). With `STREAM`, the chunks between the row's
@@ -480,7 +525,6 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     let rows = [&v[0][..w], &v[1][..w], &v[2][..w]];
     // Chunk j covers cells 16j − q ..= 16j − q + 15; the first and last are partly outside.
     let chunks = (w + q).div_ceil(16);
-    let last = chunks - 1;
     let tail = u16::MAX >> (16 * chunks - w - q);
     let head = (u16::MAX << q) & if chunks == 1 { tail } else { u16::MAX };
     let k = Lanes {
@@ -526,64 +570,36 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
             _mm512_maskz_loadu_ps(lanes, base[2].wrapping_add(16 * j)),
         ])
     };
-    let zero = Chunk::zero();
-    // The diagonal sources of the chunk before (see `chunk_step`).
-    let mut sources = _mm512_setzero_ps();
-    let mut step = |j: usize, chunks: [Chunk; 3]| {
+    let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
         if PREFETCH {
             // A prefetch is only a hint: it reads nothing and cannot fault.
             _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());
         }
         let (own, squares) = bits(j);
-        let pending;
-        (pending, sources) = chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k);
-        pending
+        chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
+    };
+    // The first chunk and the last are partly outside the row (`head`, `tail`).
+    let load = |j: usize, end: bool| match (j, end) {
+        (0, _) => part(0, head),
+        (_, true) => part(j, tail),
+        _ => whole(j),
     };
     let at = |j: usize| dst.wrapping_add(16 * j);
-    // SAFETY: the masks of the end chunks select cells inside `out` only.
-    let end = |j: usize, lanes: u16, new: __m512| unsafe { _mm512_mask_storeu_ps(at(j), lanes, new) };
-    // Chunk j < last's new values.
-    let put = |j: usize, new: __m512| {
-        if j == 0 {
-            end(0, head, new);
-            return;
-        }
-        // SAFETY: chunks strictly between the ends lie inside `out`; streamed ones start
-        // on 64-byte boundaries (`dst` does, checked above).
+    let put = |j: usize, pending: Pending, end: bool| {
+        let new = settle(pending, k);
+        // SAFETY: the masks of the end chunks select cells inside `out` only; chunks
+        // strictly between the ends lie inside it, and streamed ones start on 64-byte
+        // boundaries (`dst` does, checked above).
         unsafe {
-            if stream {
-                _mm512_stream_ps(at(j), new);
-            } else {
-                _mm512_storeu_ps(at(j), new);
+            match (j, end) {
+                (0, _) => _mm512_mask_storeu_ps(at(0), head, new),
+                (_, true) => _mm512_mask_storeu_ps(at(j), tail, new),
+                _ if stream => _mm512_stream_ps(at(j), new),
+                _ => _mm512_storeu_ps(at(j), new),
             }
         }
     };
-    let now = part(0, head);
-    if last == 0 {
-        end(0, head, settle(step(0, [zero, now, zero]), k));
-        return;
-    }
-    // Each chunk is settled and stored after the next one's maxima are found: its last,
-    // dependent operations then find their inputs ready, and wait less in the CPU's queues.
-    let after = if last == 1 { part(1, tail) } else { whole(1) };
-    let mut pending = step(0, [zero, now, after]);
-    let (mut before, mut now) = (now, after);
-    // The chunks between the ends, all but the last of them reading a whole chunk after.
-    let mut interior = |j: usize, after: Chunk| {
-        let next = step(j, [before, now, after]);
-        put(j - 1, settle(pending, k));
-        pending = next;
-        (before, now) = (now, after);
-    };
-    for j in 1..last.saturating_sub(1) {
-        interior(j, whole(j + 1));
-    }
-    if last >= 2 {
-        interior(last - 1, part(last, tail));
-    }
-    let next = step(last, [before, now, zero]);
-    put(last - 1, settle(pending, k));
-    end(last, tail, settle(next, k));
+    in_order(chunks, Chunk::zero(), _mm512_setzero_ps(), load, step, put);
     if stream {
         _mm_sfence();
     }

@@ -12,7 +12,7 @@ use std::arch::x86_64::{
 
 use super::super::diffuse::Rule;
 use super::super::fused::{Band, Coefs};
-use super::{carry, chunk_step, imax, left, right, settle, Chunk, Lanes, Pending};
+use super::{carry, chunk_step, imax, in_order, left, right, settle, Chunk, Lanes, Pending};
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
 /// (`q` 0), without the work [`row`](super::row) does at each row's ends: the loads of the
@@ -235,51 +235,6 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
     in_order(ends.chunks, none, [zero; 2], load, step, |j, p: [Pending; 2], end| {
         put(j, end, [settle(p[0], k), settle(p[1], k)]);
     });
-}
-
-/// The chunks `0..per_row` of a row (or a pair of rows) in order: each chunk's maxima
-/// (`step`) from the chunks before, at and after it (`none` beyond the row's ends) and the
-/// diagonal sources of the chunk before (`start` before the first), and each chunk settled
-/// and stored (`put`) after the next one's maxima are found, so that its last, dependent
-/// operations find their inputs ready.
-#[inline(always)]
-fn in_order<C: Copy, P: Copy, S: Copy>(
-    chunks: usize,
-    none: C,
-    start: S,
-    load: impl Fn(usize, bool) -> C,
-    mut step: impl FnMut(usize, [C; 3], S) -> (P, S),
-    mut put: impl FnMut(usize, P, bool),
-) {
-    // `load` and `put` learn whether the chunk is the row's last, the only one that may lie
-    // partly past its end: a literal at each call, so the loop below has no test of it.
-    let last = chunks - 1;
-    let mut now = load(0, last == 0);
-    if last == 0 {
-        put(0, step(0, [none, now, none], start).0, true);
-        return;
-    }
-    let after = load(1, last == 1);
-    let (mut pending, mut sources) = step(0, [none, now, after], start);
-    let mut before = now;
-    now = after;
-    // Chunks 1 .. last − 1, each reading a whole chunk after it but the last of them.
-    let mut middle = |j: usize, after: C| {
-        let next;
-        (next, sources) = step(j, [before, now, after], sources);
-        put(j - 1, pending, false);
-        pending = next;
-        (before, now) = (now, after);
-    };
-    for j in 1..last.saturating_sub(1) {
-        middle(j, load(j + 1, false));
-    }
-    if last >= 2 {
-        middle(last - 1, load(last, true));
-    }
-    let (next, _) = step(last, [before, now, none], sources);
-    put(last - 1, pending, false);
-    put(last, next, true);
 }
 
 /// [`chunk_step`] with 8 neighbours for two rows (see [`pair`]): the rows of `Quad` are the
