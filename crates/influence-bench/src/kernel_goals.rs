@@ -31,6 +31,18 @@ pub struct Goal {
     pub met: bool,
 }
 
+impl Goal {
+    /// A goal met when `ratio` is at least `bound`.
+    fn at_least(ratio_of: &'static str, ratio: f64, bound: f64) -> Self {
+        Self { ratio_of, ratio, at_least: Some(bound), at_most: None, met: ratio >= bound }
+    }
+
+    /// A goal met when `ratio` is at most `bound`.
+    fn at_most(ratio_of: &'static str, ratio: f64, bound: f64) -> Self {
+        Self { ratio_of, ratio, at_least: None, at_most: Some(bound), met: ratio <= bound }
+    }
+}
+
 /// The goal of `kernel` at `size` on `threads` threads, from its time, its baseline's
 /// (if any) and the copy's, all in ns per cell; `None` where the issue sets none.
 pub fn goal(
@@ -41,28 +53,10 @@ pub fn goal(
     baseline: Option<f64>,
     copy: f64,
 ) -> Option<Goal> {
-    let faster = |least: f64| {
-        let ratio = baseline? / ours;
-        Some(Goal {
-            ratio_of: "baseline ÷ ours",
-            ratio,
-            at_least: Some(least),
-            at_most: None,
-            met: ratio >= least,
-        })
-    };
+    let faster = |least: f64| Some(Goal::at_least("baseline ÷ ours", baseline? / ours, least));
     match kernel {
         "diffuse4" | "diffuse8" if threads == 1 && [256, 1024, 4096].contains(&size) => faster(1.2),
-        "fused4" | "fused8" if size == 4096 => {
-            let ratio = ours / copy;
-            Some(Goal {
-                ratio_of: "ours ÷ copy",
-                ratio,
-                at_least: None,
-                at_most: Some(0.5),
-                met: ratio <= 0.5,
-            })
-        }
+        "fused4" | "fused8" if size == 4096 => Some(Goal::at_most("ours ÷ copy", ours / copy, 0.5)),
         "stamp_centred" if size == 1024 => faster(1.5),
         "stamp" | "stamp_anywhere" if size == 1024 => faster(1.0),
         "steady" | "steady_far" => faster(1.0),
@@ -74,23 +68,9 @@ pub fn goal(
 /// 1.5 times as fast as the uniform bins', and its build no slower than kiddo's k-d tree.
 /// Times in ns, any unit as long as each pair shares it.
 pub fn field_goals(index_query: f64, bins_query: f64, index_build: f64, kiddo_build: f64) -> Vec<Goal> {
-    let queries = bins_query / index_query;
-    let build = index_build / kiddo_build;
     vec![
-        Goal {
-            ratio_of: "uniform bins ÷ index, per query",
-            ratio: queries,
-            at_least: Some(1.5),
-            at_most: None,
-            met: queries >= 1.5,
-        },
-        Goal {
-            ratio_of: "index ÷ kiddo, build",
-            ratio: build,
-            at_least: None,
-            at_most: Some(1.0),
-            met: build <= 1.0,
-        },
+        Goal::at_least("uniform bins ÷ index, per query", bins_query / index_query, 1.5),
+        Goal::at_most("index ÷ kiddo, build", index_build / kiddo_build, 1.0),
     ]
 }
 
