@@ -123,8 +123,8 @@ impl FlatStep {
     fn rows<const EIGHT: bool>(&mut self) {
         let (w, h, k) = (self.width, self.height, self.k);
         if w >= 3 {
+            let (current, next) = (self.current.values(), self.next.values_mut());
             for y in 1..h.saturating_sub(1) {
-                let (current, next) = (self.current.values(), self.next.values_mut());
                 let above = &current[(y - 1) * w..][..w];
                 let here = &current[y * w..][..w];
                 let below = &current[(y + 1) * w..][..w];
