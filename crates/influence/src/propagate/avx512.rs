@@ -328,6 +328,20 @@ struct Lanes {
     threshold: __m512,
 }
 
+impl Lanes {
+    /// `k`'s constants in every lane.
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new(k: &Coefs) -> Self {
+        Self {
+            straight: _mm512_set1_ps(k.straight),
+            diagonal: _mm512_set1_ps(k.diagonal),
+            momentum: _mm512_set1_ps(k.momentum),
+            threshold: _mm512_set1_ps(k.threshold),
+        }
+    }
+}
+
 /// One chunk of the rows above, here and below, as [`chunk_step`] reads it: with 8
 /// neighbours, each row's values with NaN and everything below +0 made +0 (`max_ps(x, 0)`;
 /// with 4, as they are), and the row here as it is, for its own value.
@@ -527,12 +541,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     let chunks = (w + q).div_ceil(16);
     let tail = u16::MAX >> (16 * chunks - w - q);
     let head = (u16::MAX << q) & if chunks == 1 { tail } else { u16::MAX };
-    let k = Lanes {
-        straight: _mm512_set1_ps(k.straight),
-        diagonal: _mm512_set1_ps(k.diagonal),
-        momentum: _mm512_set1_ps(k.momentum),
-        threshold: _mm512_set1_ps(k.threshold),
-    };
+    let k = Lanes::new(k);
     // Where chunk 0 would start, were the row there: only lanes inside the row are read.
     let base = [
         rows[0].as_ptr().wrapping_sub(q),

@@ -6,8 +6,8 @@
 
 use std::arch::x86_64::{
     __m512, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_loadu_ps, _mm512_mask_max_epi32,
-    _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_set1_ps,
-    _mm512_setzero_ps, _mm512_storeu_ps, _mm_prefetch, _MM_HINT_T0,
+    _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_setzero_ps,
+    _mm512_storeu_ps, _mm_prefetch, _MM_HINT_T0,
 };
 
 use super::super::diffuse::Rule;
@@ -44,12 +44,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
         "rows inside the grid with a row either side"
     );
     assert!(rows.start > b.first && (rows.end + 1 - b.first) * b.len <= b.walls.len(), "the rows' wall data");
-    let k = Lanes {
-        straight: _mm512_set1_ps(k.straight),
-        diagonal: _mm512_set1_ps(k.diagonal),
-        momentum: _mm512_set1_ps(k.momentum),
-        threshold: _mm512_set1_ps(k.threshold),
-    };
+    let k = Lanes::new(k);
     // Wall data in 16-bit words: a row's is `2 × len` of them, its open squares `squares`
     // words after its free cells (see `fill`).
     let (stride, squares) = (2 * b.len, (w.div_ceil(64) * 64) / 16);
