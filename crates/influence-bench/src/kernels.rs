@@ -13,7 +13,7 @@
 //! | `stamp_anywhere` | the same anywhere in their cells (exact positions, each its own offset) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | — | map cell |
 //! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | `baseline::FlatStep` (no walls, one thread) | map cell |
-//! | `fused4`, `fused8` | `Propagator::step` of 16 steps: fused into one pass over memory, except where the library takes single steps as the faster (AVX-512, maps of at most 2²⁰ cells) | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
+//! | `fused4`, `fused8` | `Propagator::step` of 16 steps: fused into one pass over memory, except where the library takes single steps as the faster (AVX-512, maps in the caches: at most 2²⁰ cells on AMD's CPUs, 2¹⁸ on others) | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | `baseline::iterate_to_still`: the library's step, iterated so | map cell, per solve |
 //! | `steady_far` | the same with decay 0.05 per cell (about 180 steps to converge) | the same | the same | map cell, per solve |
 //! | `flood` | `FloodFill::predict` from the centre, 48 steps, cooling 1/64, running east with a barrier of 8 cells | `reference::plain_flood`: whole-map scans per step | — | cell the fill heats |

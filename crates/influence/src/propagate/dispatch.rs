@@ -31,17 +31,32 @@ pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
 }
 
 /// The most steps one pass fuses on `grid`. Where a single step runs without rings
-/// ([`single`]: the AVX-512 kernel, on maps of at most [`KEEP_CELLS`] cells), it is one:
-/// such a map is in the caches, so fusing saves little memory traffic, and single steps
-/// beat the pipeline's rings (at 256², 0.153 ns a cell and step against 0.188 for 16 fused
-/// 8-neighbour steps; alike at 1024²). Elsewhere, as many as [`max_fused`] allows.
+/// ([`single`]: the AVX-512 kernel, on maps of at most [`KEEP_CELLS`] cells) and the map is
+/// in a cache that streams faster than memory ([`IN_CACHE_AMD`], [`IN_CACHE`]), it is one:
+/// fusing saves little memory traffic there, and single steps beat the pipeline's rings.
+/// Elsewhere, as many as [`max_fused`] allows.
 pub(super) fn most_fused(grid: &Grid) -> usize {
-    if grid.width() * grid.height() <= KEEP_CELLS && crate::simd::avx512() {
+    let in_cache = if crate::simd::amd() { IN_CACHE_AMD } else { IN_CACHE };
+    if grid.width() * grid.height() <= in_cache.min(KEEP_CELLS) && crate::simd::avx512() {
         1
     } else {
         max_fused(grid.width())
     }
 }
+
+/// The most cells of a map whose steps are not fused on AMD's CPUs: 2²⁰ (two 4 MiB layers),
+/// within the last-level cache. On a Zen 5 core, 16 steps of 256² took 0.153 ns a cell and
+/// step with 8 neighbours, single, against 0.188 fused, and with 4 neighbours at 1024²
+/// 0.089 against 0.114 (docs/PERFORMANCE.md).
+const IN_CACHE_AMD: usize = 1 << 20;
+
+/// The most cells of a map whose steps are not fused elsewhere: 2¹⁸ (512², two 1 MiB layers),
+/// within a 2 MiB L2. On an Intel Xeon core (Sapphire Rapids class) beyond that, a single
+/// step streams from the L3 about as fast as a copy, and fusing wins: 16 steps of 1024²
+/// took 0.160 ns a cell and step with 4 neighbours fused, against 0.309 single, and 0.270
+/// against 0.315 with 8; at 512² the two were alike, and at 256² single steps won (0.140
+/// against 0.178).
+const IN_CACHE: usize = 1 << 18;
 
 fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     #[cfg(target_arch = "x86_64")]
