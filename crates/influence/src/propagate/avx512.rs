@@ -59,12 +59,12 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{Band, Coefs, Hints, RowKernel, PREFETCH_CELLS, STREAM_CELLS};
+use super::fused::{two_rows, Band, Coefs, Hints, RowKernel, PREFETCH_CELLS, STREAM_CELLS};
 use crate::space::Grid;
 
 mod streamed;
 
-use streamed::stream;
+use streamed::{stream, Ends};
 
 /// `$run!(a, b, c)` with the three booleans as literals: one compiled function for each of
 /// the eight choices a row can be made with.
@@ -165,6 +165,48 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         }
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the wall data has
         // the length `row` reads (asserted just above).
+        unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
+    }
+
+    /// With 8 neighbours and chunks from each row's start (`q` 0), the two rows in one loop
+    /// ([`pair`](streamed::pair)); else two [`row`]s.
+    #[inline(always)]
+    fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
+        let w = out[0].len();
+        if !EIGHT || self.q != 0 {
+            return two_rows(self, values, masks, out, k, hints);
+        }
+        let len = self.mask_len(w);
+        assert!(
+            values.iter().all(|v| v.len() == w)
+                && out[1].len() == w
+                && masks[..3].iter().all(|m| m.len() == len),
+            "rows of one width, and their wall data"
+        );
+        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        let (stream, ahead) = (hints.stream, hints.ahead);
+        let rows = [values[0].as_ptr(), values[1].as_ptr(), values[2].as_ptr(), values[3].as_ptr()];
+        let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
+        let [first, second] = out;
+        let dst = [first.as_mut_ptr(), second.as_mut_ptr()];
+        // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
+        let squares = self.gate_len(w) / 16;
+        macro_rules! run {
+            ($floor:literal, $stream:literal, $prefetch:literal) => {
+                streamed::pair::<R, $floor, $prefetch, $stream>(
+                    rows,
+                    walls,
+                    dst,
+                    Ends::new(w),
+                    squares,
+                    ahead,
+                    Lanes::new(k),
+                )
+            };
+        }
+        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows are `w`
+        // cells, the wall data `mask_len` words of `fill`'s for `q` 0 (asserted above), and
+        // `dst` two rows of `out`; `Lanes::new` needs AVX-512 F only.
         unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
     }
 
@@ -709,6 +751,84 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Two rows at once ([`RowKernel::pair`], the fused pipeline's turn) give the portable
+    /// kernel's two rows: 8 neighbours and 4, chunks from the row's start and at an offset,
+    /// written past the caches or not, with and without prefetching, at every width to 70 and
+    /// a few wider, with walls and special values; nothing is written beside the rows.
+    #[test]
+    fn pairs_give_the_portable_kernels_bits() {
+        if Avx512::<Exp, true>::new().is_none() {
+            eprintln!("SKIP: this CPU has no AVX-512");
+            return;
+        }
+        fn check<const EIGHT: bool>(w: usize, seed: u64) {
+            let conn = if EIGHT { Connectivity::Eight } else { Connectivity::Four };
+            let mut grid = Grid::new(w, 4).unwrap().with_connectivity(conn);
+            let mut next = crate::test_rng::xorshift(seed);
+            for i in 0..4 * w {
+                grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
+            }
+            let specials = [f32::NAN, f32::INFINITY, -1.0, -0.0, 1e-5];
+            // Rows on a cache line: a layer's, as the fused pipeline's rings are.
+            let values: Vec<crate::Layer> = (0..4)
+                .map(|y| {
+                    let mut layer = crate::Layer::zeros(w);
+                    for (x, v) in layer.values_mut().iter_mut().enumerate() {
+                        *v = match next() % 8 {
+                            _ if grid.is_blocked(Cell::new(x, y)) => 0.0,
+                            0 => specials[(next() % specials.len() as u64) as usize],
+                            _ => (next() % 1000) as f32 / 100.0,
+                        };
+                    }
+                    layer
+                })
+                .collect();
+            let v = [values[0].values(), values[1].values(), values[2].values(), values[3].values()];
+            let d = Diffusion::new(0.3, 0.5).unwrap();
+            let k = Coefs::new::<Exp>(&grid, &d);
+            let portable = Portable::<Exp, EIGHT>::new();
+            let walls = |kernel: &dyn Fn(usize, &mut [u32]), len: usize| -> Vec<Vec<u32>> {
+                (0..4)
+                    .map(|y| {
+                        let mut m = vec![7; len];
+                        kernel(y, &mut m);
+                        m
+                    })
+                    .collect()
+            };
+            let lanes = walls(&|y, m| portable.fill(&grid, y, m), portable.mask_len(w));
+            fn masks(m: &[Vec<u32>]) -> [&[u32]; 4] {
+                [&m[0], &m[1], &m[2], &m[3]]
+            }
+            let mut want = [vec![9.0; w], vec![9.0; w]];
+            let [one, two] = &mut want;
+            let none = Hints { ahead: std::ptr::null(), stream: false };
+            portable.pair(v, masks(&lanes), [one, two], &k, none);
+            let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+            for q in [0, (seed % 16) as usize] {
+                let fast = Avx512::<Exp, EIGHT>::new().unwrap().with_offset(q);
+                let data = walls(&|y, m| fast.fill(&grid, y, m), fast.mask_len(w));
+                for (stream, ahead) in
+                    [(false, std::ptr::null()), (true, v[0].as_ptr()), (true, std::ptr::null())]
+                {
+                    let mut got = crate::Layer::zeros(2 * w + 32);
+                    got.values_mut().fill(9.0);
+                    let (rows, rest) = got.values_mut().split_at_mut(2 * w);
+                    let (one, two) = rows.split_at_mut(w);
+                    fast.pair(v, masks(&data), [one, two], &k, Hints { ahead, stream });
+                    let what = format!("width {w}, seed {seed}, eight {EIGHT}, offset {q}, stream {stream}");
+                    assert_eq!(bits(one), bits(&want[0]), "{what}: the first row");
+                    assert_eq!(bits(two), bits(&want[1]), "{what}: the second row");
+                    assert!(rest.iter().all(|&x| x == 9.0), "{what}: a store past the rows");
+                }
+            }
+        }
+        for w in (1..=70).chain([127, 128, 129, 256, 530]) {
+            check::<true>(w, w as u64 * 7 + 1);
+            check::<false>(w, w as u64 * 7 + 2);
         }
     }
 

@@ -45,12 +45,36 @@ pub(super) trait RowKernel: Copy {
     /// One row of a step into `out`, from the rows of values and of wall data above, here
     /// and below.
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
+    /// Two rows of a step into `out`, from the rows of values and of wall data above the
+    /// first, the two, and below the second: the two [`row`](Self::row)s, unless the kernel
+    /// shares the work the two have in common.
+    #[inline(always)]
+    fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
+        two_rows(self, values, masks, out, k, hints);
+    }
     /// The rows of a single step ([`single`](super::single)) into `out`, one after another
     /// with [`row`](Self::row) unless the kernel runs them in one loop of its own.
     #[inline(always)]
     fn band(&self, band: &Band<'_>, out: &mut [f32], k: &Coefs) {
         band.each(out, |values, masks, out, hints| self.row(values, masks, out, k, hints));
     }
+}
+
+/// [`RowKernel::pair`] as two [`RowKernel::row`]s.
+#[inline(always)]
+pub(super) fn two_rows<K: RowKernel>(
+    kernel: &K,
+    values: [&[f32]; 4],
+    masks: [&[u32]; 4],
+    [first, second]: [&mut [f32]; 2],
+    k: &Coefs,
+    hints: Hints,
+) {
+    kernel.row([values[0], values[1], values[2]], [masks[0], masks[1], masks[2]], first, k, hints);
+    // The row to prefetch for the second is the one after the first's (none stays none).
+    let ahead = if hints.ahead.is_null() { hints.ahead } else { hints.ahead.wrapping_add(first.len()) };
+    let hints = Hints { ahead, ..hints };
+    kernel.row([values[1], values[2], values[3]], [masks[1], masks[2], masks[3]], second, k, hints);
 }
 
 /// The constants of one step on one grid.
@@ -252,6 +276,12 @@ pub(super) struct Pass<'a> {
 }
 
 /// Runs `pass` into `out` (its output rows only) with `kernel`.
+///
+/// Each turn, every step computes two rows ([`RowKernel::pair`]): step `l` (1-based) the
+/// rows `t + 1 − l` and `t + 2 − l` at turn `t`, from the rows of step `l − 1` around them,
+/// the newer two of which step `l − 1` computed in the same turn. Each intermediate step
+/// keeps a ring of four rows. A pair of which only one row is in its step's span (at a
+/// span's ends) is one [`RowKernel::row`].
 #[inline(always)]
 pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     let Pass { grid, diffusion, input, ref rows, steps, seeds } = *pass;
@@ -262,10 +292,10 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     // Whether this pass's output goes past the caches (the intermediate rings never do).
     let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);
-    let ring = 3 * w;
-    // Mask rows in flight (step 1 needs t+1, step `steps` t−steps), rounded up to a power
+    let ring = RING * w;
+    // Mask rows in flight (step 1 needs t+2, step `steps` t−steps), rounded up to a power
     // of two: a row's slot is then a mask, not a division, several times a row.
-    let depth = (steps + 2).next_power_of_two();
+    let depth = (steps + 3).next_power_of_two();
     // The ring rows start at the input rows' offset from a 64-byte boundary (16 floats), so
     // that a kernel whose vectors follow the input's cache lines finds them in the rings too.
     scratch.values.clear();
@@ -287,40 +317,67 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
 
     // Where each step's seeds for its next row start (the steps after the first).
     let mut next_seed = [0; MAX_FUSED + 1];
-    // At time t, step l computes row t − (l − 1).
-    for t in first..rows.end + steps - 1 {
+    // At turn t, step l computes rows t + 1 − l and t + 2 − l.
+    for t in (first..rows.end + steps - 1).step_by(2) {
         fill_masks(kernel, mask_rings, grid, t + 1, depth, len);
+        fill_masks(kernel, mask_rings, grid, t + 2, depth, len);
         for l in 1..=steps {
-            let Some(y) = (t + 1).checked_sub(l).filter(|y| span(l).contains(y)) else { continue };
+            // The rows of this step's pair inside its span, as (first row, how many).
+            let span = span(l);
+            let inside = |y: Option<usize>| y.filter(|y| span.contains(y));
+            let (y, n) = match (inside((t + 1).checked_sub(l)), inside((t + 2).checked_sub(l))) {
+                (Some(y), Some(_)) => (y, 2),
+                (Some(y), None) | (None, Some(y)) => (y, 1),
+                (None, None) => continue,
+            };
             let m = |y: Option<usize>| {
                 y.filter(|&y| y < h).map_or(no_masks, |y| &mask_rings[(y & (depth - 1)) * len..][..len])
             };
-            let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1))];
+            let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1)), m(Some(y + 2))];
             // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
             let (before, after) = rings.split_at_mut((l - 1) * ring);
             let before: &[f32] = before;
             let prev = |y: Option<usize>| match y.filter(|&y| y < h) {
                 None => zeros,
                 Some(y) if l == 1 => &input[y * w..][..w],
-                Some(y) => &before[(l - 2) * ring + (y % 3) * w..][..w],
+                Some(y) => &before[(l - 2) * ring + (y % RING) * w..][..w],
             };
-            let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1))];
+            let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1)), prev(Some(y + 2))];
             // Only the first step reads the input.
             let ahead = if l == 1 { ahead(input, w, y) } else { std::ptr::null() };
-            if l == steps {
-                kernel.row(values, masks, &mut out[(y - rows.start) * w..][..w], k, Hints { ahead, stream });
+            let hints = Hints { ahead, stream: stream && l == steps };
+            // The rows written: the output's in the last step, else this step's ring rows.
+            let (target, at) =
+                if l == steps { (&mut *out, y - rows.start) } else { (&mut after[..ring], y % RING) };
+            if n == 2 && (l == steps || at != RING - 1) {
+                let (one, two) = target[at * w..][..2 * w].split_at_mut(w);
+                kernel.pair(values, masks, [one, two], k, hints);
+            } else if n == 2 {
+                // The pair wraps around the ring: its second row is the ring's first.
+                let (two, rest) = target.split_at_mut(w);
+                let one = &mut rest[(at - 1) * w..][..w];
+                kernel.pair(values, masks, [one, two], k, hints);
             } else {
-                let dst = &mut after[(y % 3) * w..][..w];
-                kernel.row(values, masks, dst, k, Hints { ahead, stream: false });
+                let (values, masks) = ([values[0], values[1], values[2]], [masks[0], masks[1], masks[2]]);
+                kernel.row(values, masks, &mut target[at * w..][..w], k, hints);
+            }
+            if l < steps {
                 // Each step meets its rows in order: its seeds are a moving window.
-                let next = &mut next_seed[l];
-                while seeds.get(*next).is_some_and(|s| s.cell < y * w) {
-                    *next += 1;
-                }
-                for s in seeds[*next..].iter().take_while(|s| s.cell < (y + 1) * w) {
-                    dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);
+                for y in y..y + n {
+                    let dst = &mut after[(y % RING) * w..][..w];
+                    let next = &mut next_seed[l];
+                    while seeds.get(*next).is_some_and(|s| s.cell < y * w) {
+                        *next += 1;
+                    }
+                    for s in seeds[*next..].iter().take_while(|s| s.cell < (y + 1) * w) {
+                        dst[s.cell - y * w] = s.mode.apply(dst[s.cell - y * w], s.strength);
+                    }
                 }
             }
         }
     }
 }
+
+/// Rows in each intermediate step's ring: the two a turn writes, and the two before them,
+/// which the next step still reads.
+const RING: usize = 4;

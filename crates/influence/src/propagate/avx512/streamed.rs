@@ -7,7 +7,7 @@
 use std::arch::x86_64::{
     __m512, _mm512_castps_si512, _mm512_castsi512_ps, _mm512_loadu_ps, _mm512_mask_max_epi32,
     _mm512_mask_storeu_ps, _mm512_maskz_loadu_ps, _mm512_maskz_mov_ps, _mm512_max_ps, _mm512_setzero_ps,
-    _mm512_storeu_ps, _mm_prefetch, _MM_HINT_T0,
+    _mm512_storeu_ps, _mm512_stream_ps, _mm_prefetch, _mm_sfence, _MM_HINT_T0,
 };
 
 use super::super::diffuse::Rule;
@@ -60,13 +60,14 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
             // and below both are in the grid, asserted above), their wall data and the row
             // above's in `b.walls` (asserted above), and their cells in `out`.
             unsafe {
-                pair::<R, FLOOR, PREFETCH>(
-                    here.wrapping_add(r * w),
-                    bits.wrapping_add(r * stride),
-                    dst.wrapping_add(r * w),
+                let (here, bits, dst) = (here.add(r * w), bits.add(r * stride), dst.add(r * w));
+                pair::<R, FLOOR, PREFETCH, false>(
+                    [here.sub(w), here, here.add(w), here.add(2 * w)],
+                    [bits.sub(stride), bits, bits.add(stride)],
+                    [dst, dst.add(w)],
                     ends,
-                    stride,
                     squares,
+                    here.wrapping_add(3 * w),
                     k,
                 );
             }
@@ -110,7 +111,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
 /// A row's chunks from its start: `whole` of 16 cells, then, where the width is not a
 /// multiple of 16, one more of which `lanes` lie inside the row.
 #[derive(Clone, Copy)]
-struct Ends {
+pub(super) struct Ends {
     w: usize,
     whole: usize,
     chunks: usize,
@@ -118,7 +119,7 @@ struct Ends {
 }
 
 impl Ends {
-    fn new(w: usize) -> Self {
+    pub(super) fn new(w: usize) -> Self {
         let (whole, rest) = (w / 16, w % 16);
         Self { w, whole, chunks: whole + usize::from(rest > 0), lanes: (1u16 << rest).wrapping_sub(1) }
     }
@@ -167,25 +168,28 @@ struct Quad {
     own: [__m512; 2],
 }
 
-/// Two output rows of an 8-neighbour stream ([`stream`]): rows `here` and `here + w` (`w`
-/// the width of `ends`), from the rows `here − w` to `here + 2w`, as [`chunk_step`]
-/// computes each, sharing what the two have in common: the loads and cleaning of the middle
-/// rows, and their shifts (the row between them is one row's straight neighbours and the
-/// other's diagonals).
+/// Two output rows of 8 neighbours, `dst`, from the four rows `rows` around them (the one
+/// above the first, the two, the one below the second; `ends.w` cells each, starting a
+/// chunk), as [`chunk_step`] computes each, sharing what the two have in common: the loads
+/// and cleaning of the middle rows, and their shifts (the row between them is one row's
+/// straight neighbours and the other's diagonals). With `PREFETCH`, the chunks of `ahead`
+/// and the row after it are asked for; with `STREAM`, the two rows are written past the
+/// caches where they start on 64-byte boundaries. [`stream`]'s rows and the fused
+/// pipeline's ([`Avx512`](super::Avx512)'s `RowKernel::pair`) both run it.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW; the four rows are inside the input; `bits` is the first
-/// row's wall data (16-bit words, `stride` a row, its squares `squares` words in), with the
-/// row above's before it; `dst` holds two rows.
+/// The CPU has AVX-512 F and BW; the four rows hold `ends.w` cells; `walls` is the wall
+/// data [`fill`](super::fill) wrote for `q` 0 for the row above, the first and the second,
+/// in 16-bit words (the open squares `squares` words in); `dst` holds two rows.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
-    here: *const f32,
-    bits: *const u16,
-    dst: *mut f32,
+pub(super) unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool, const STREAM: bool>(
+    rows: [*const f32; 4],
+    walls: [*const u16; 3],
+    dst: [*mut f32; 2],
     ends: Ends,
-    stride: usize,
     squares: usize,
+    ahead: *const f32,
     k: Lanes,
 ) {
     let w = ends.w;
@@ -194,10 +198,10 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
     // SAFETY: the caller promised the four rows.
     let load = |j: usize, end: bool| unsafe {
         let rows = [
-            ends.load(here.sub(w), j, end),
-            ends.load(here, j, end),
-            ends.load(here.add(w), j, end),
-            ends.load(here.add(2 * w), j, end),
+            ends.load(rows[0], j, end),
+            ends.load(rows[1], j, end),
+            ends.load(rows[2], j, end),
+            ends.load(rows[3], j, end),
         ];
         Quad {
             clean: [clean(rows[0]), clean(rows[1]), clean(rows[2]), clean(rows[3])],
@@ -206,30 +210,43 @@ unsafe fn pair<R: Rule, const FLOOR: bool, const PREFETCH: bool>(
     };
     let none = Quad { clean: [zero; 4], own: [zero; 2] };
     // SAFETY: the caller promised the wall data of the two rows and the row above.
-    let walls = |j: usize| unsafe {
-        let at = bits.add(j);
+    let bits = |j: usize| unsafe {
         (
-            [at.read(), at.add(stride).read()],
-            [at.sub(stride).add(squares).read(), at.add(squares).read(), at.add(stride + squares).read()],
+            [walls[1].add(j).read(), walls[2].add(j).read()],
+            [
+                walls[0].add(squares + j).read(),
+                walls[1].add(squares + j).read(),
+                walls[2].add(squares + j).read(),
+            ],
         )
     };
-    // SAFETY: the caller promised two rows at `dst`.
+    let stream = STREAM && dst.iter().all(|d| (*d as usize).is_multiple_of(64));
+    // SAFETY: the caller promised two rows at `dst`; streamed ones start on 64-byte
+    // boundaries (checked just above).
     let put = |j: usize, end: bool, new: [__m512; 2]| unsafe {
-        ends.store(dst, j, end, new[0]);
-        ends.store(dst.add(w), j, end, new[1]);
+        if stream && (!end || j < ends.whole) {
+            _mm512_stream_ps(dst[0].add(16 * j), new[0]);
+            _mm512_stream_ps(dst[1].add(16 * j), new[1]);
+        } else {
+            ends.store(dst[0], j, end, new[0]);
+            ends.store(dst[1], j, end, new[1]);
+        }
     };
     let step = |j: usize, chunks: [Quad; 3], sources: [__m512; 2]| {
         if PREFETCH {
             // A prefetch is only a hint: it reads nothing and cannot fault.
-            _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(16 * j + 3 * w).cast());
-            _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(16 * j + 4 * w).cast());
+            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(16 * j).cast());
+            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(16 * j + w).cast());
         }
-        let (own, squares) = walls(j);
+        let (own, squares) = bits(j);
         pair_step::<R, FLOOR>(chunks, own, squares, sources, k)
     };
     in_order(ends.chunks, none, [zero; 2], load, step, |j, p: [Pending; 2], end| {
         put(j, end, [settle(p[0], k), settle(p[1], k)]);
     });
+    if stream {
+        _mm_sfence();
+    }
 }
 
 /// [`chunk_step`] with 8 neighbours for two rows (see [`pair`]): the rows of `Quad` are the
