@@ -173,7 +173,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     #[inline(always)]
     fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
         let w = out[0].len();
-        if !EIGHT || self.q != 0 {
+        if self.q != 0 {
             return two_rows(self, values, masks, out, k, hints);
         }
         let len = self.mask_len(w);
@@ -193,7 +193,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         let squares = self.gate_len(w) / 16;
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal) => {
-                streamed::pair::<R, $floor, $prefetch, $stream>(
+                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream>(
                     rows,
                     walls,
                     dst,
