@@ -51,6 +51,31 @@ pub(crate) fn amd() -> bool {
     false
 }
 
+/// The size of a core's L2 cache in bytes, as the CPU reports it (extended leaf
+/// `0x8000_0006`, on AMD's and Intel's x86-64 CPUs alike), or 1 MiB where it does not. The
+/// fused steps' rings are sized to it (`propagate::fused::max_fused`); only speed depends on
+/// the answer.
+pub(crate) fn l2_bytes() -> usize {
+    const DEFAULT: usize = 1 << 20;
+    #[cfg(target_arch = "x86_64")]
+    {
+        static L2: OnceLock<usize> = OnceLock::new();
+        *L2.get_or_init(|| {
+            use std::arch::x86_64::__cpuid;
+            if __cpuid(0x8000_0000).eax < 0x8000_0006 {
+                return DEFAULT;
+            }
+            // ECX bits 31..16: the L2's size in KiB.
+            match (__cpuid(0x8000_0006).ecx >> 16) as usize {
+                0 => DEFAULT,
+                kib => (kib << 10).clamp(256 << 10, 64 << 20),
+            }
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    DEFAULT
+}
+
 /// Whether the AVX2 kernels may run: allowed, and the CPU has AVX2.
 pub(crate) fn avx2() -> bool {
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]

@@ -58,9 +58,11 @@ fn a_propagator_is_two_layers_plus_bounded_scratch() {
     .unwrap();
     let fused = p.heap_bytes();
     assert!(one > buffers && fused >= one);
-    // Ring rows: at most 16 bytes a cell of width per fused step, within about 1 MiB, plus
-    // the seed buffer and the scratch vector itself.
-    assert!(fused - buffers <= (1 << 20) + 32 * SIDE + 1024, "scratch {} bytes", fused - buffers);
+    // Ring rows: at most 16 bytes a cell of width per fused step, at most 16 steps; the wall
+    // data of at most 33 rows in flight, at most 4 bytes a cell; the seed buffer and the
+    // scratch vector itself.
+    let rings = 16 * 16 * SIDE + 33 * 4 * SIDE;
+    assert!(fused - buffers <= rings + 32 * SIDE + 1024, "scratch {} bytes", fused - buffers);
     // Repeating the work allocates nothing more.
     p.step(
         &grid,

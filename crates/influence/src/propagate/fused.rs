@@ -1,15 +1,20 @@
 //! Several steps in one pass over memory (temporal blocking), as a pipeline of rows.
 //!
-//! Step 1 computes row `t` while step 2 computes row `t − 1` from the three newest rows of
-//! step 1, step 3 row `t − 2`, and so on: each intermediate step keeps only a ring of three
-//! rows, which stays in cache, so `n` steps read the map and write it once instead of `n`
-//! times. The rows of every step are computed by the same [`RowKernel`] as a single step,
+//! Step 1 computes rows `t` and `t + 1` while step 2 computes rows `t − 1` and `t` from the
+//! four newest rows of step 1, step 3 rows `t − 2` and `t − 1`, and so on, two rows a turn
+//! ([`RowKernel::pair`], which lets a kernel share the work two rows have in common): each
+//! intermediate step keeps only a ring of four rows, which stays in cache, so `n` steps
+//! read the map and write it once instead of `n` times. (One row a turn with a ring of
+//! three until the seventh round of the step: docs/PERFORMANCE.md.) The rows of every step
+//! are computed by the same [`RowKernel`] as a single step,
 //! in the same order per cell, so the result is bit-identical to `n` single steps. The
 //! pipeline is written once for every kernel (portable, AVX-512): each brings its own row
 //! function and form of wall data through [`RowKernel`], defined here with the per-step
 //! constants ([`Coefs`]) it reads, so the kernels depend on the pipeline and not the other
 //! way round. A single step is a pass of one step (except on the AVX-512 kernel and maps of at
-//! most 2²⁰ cells, where [`single`](super::single) runs it without rings).
+//! most 2²⁰ cells, where [`single`](super::single) runs it without rings); it too goes two
+//! rows at a time, which on maps beyond the caches keeps more of memory's requests in
+//! flight.
 //!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each
@@ -222,9 +227,12 @@ pub(super) const MAX_FUSED: usize = 16;
 
 /// The most steps fused in one pass over a grid `width` cells wide: enough to make the pass's
 /// memory traffic small beside the arithmetic, few enough that the rings (four rows per
-/// step) stay within about 1 MiB, half of a typical L2 cache.
+/// step) stay within half of the core's L2 cache ([`l2_bytes`](crate::simd::l2_bytes)),
+/// beside the input's and output's rows: 16 steps at 4096 cells wide with a 2 MiB L2 (an
+/// Intel Xeon core), 8 with 1 MiB (AMD's Zen 4 and 5). With rings of three rows, 8 steps
+/// a pass at 4096² ran as fast as 16 on Zen 5 (docs/PERFORMANCE.md).
 pub(super) fn max_fused(width: usize) -> usize {
-    ((1 << 20) / (16 * width.max(1))).clamp(2, MAX_FUSED)
+    (crate::simd::l2_bytes() / 2 / (16 * width.max(1))).clamp(2, MAX_FUSED)
 }
 
 /// How many rows below the one it computes the first step asks for the input's rows.

@@ -168,8 +168,9 @@ impl Propagator {
     /// bytes each that start them on a cache line, see [`Layer::zeros`]), the sorted
     /// seeds of fused steps, and the grid kernels' ring rows once a grid step has run (one
     /// set per band of rows; each set at most about `16 × width × fused steps` bytes, and the
-    /// fused steps are capped so that this stays within about 1 MiB, or `32 × width` bytes
-    /// on grids wider than 32768 cells), plus, once a single step has run on a map of at
+    /// fused steps, at most 16, are capped so that this stays within half of the core's L2
+    /// cache (as the CPU reports it, else 1 MiB), or `32 × width` bytes on grids too wide for
+    /// two steps in it), plus, once a single step has run on a map of at
     /// most 2²⁰ cells with the AVX-512 kernel, its band's wall data, kept for the next step
     /// (under a byte a cell).
     ///
