@@ -59,7 +59,7 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{two_rows, Band, Coefs, Hints, RowKernel, PREFETCH_CELLS, STREAM_CELLS};
+use super::fused::{prefetched, two_rows, Band, Coefs, Hints, RowKernel, STREAM_CELLS};
 use crate::space::Grid;
 
 mod streamed;
@@ -215,7 +215,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     #[inline(always)]
     fn band(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
         let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
-        let (stream, prefetch) = (b.input.len() >= STREAM_CELLS, b.input.len() >= PREFETCH_CELLS);
+        let (stream, prefetch) = (b.input.len() >= STREAM_CELLS, prefetched(b.input.len()));
         assert_eq!(b.len, self.mask_len(b.width), "wall data of another width");
         let q = self.q;
         macro_rules! run {
