@@ -168,8 +168,9 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
     }
 
-    /// With 8 neighbours and chunks from each row's start (`q` 0), the two rows in one loop
-    /// ([`pair`](streamed::pair)); else two [`row`]s.
+    /// With chunks from each row's start (`q` 0), the two rows in one loop
+    /// ([`pair`](streamed::pair)), which shares their loads and, with 8 neighbours, their
+    /// cleaning and shifts; else two [`row`]s.
     #[inline(always)]
     fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
         let w = out[0].len();

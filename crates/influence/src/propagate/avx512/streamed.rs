@@ -1,6 +1,8 @@
 //! The AVX-512 single step's rows between the grid's first and last, as plain loops from
 //! each row's start ([`stream`]), with 8 neighbours two rows at a time ([`pair`]): what
-//! [`band`](super::band) runs where the input starts on a cache line. The arithmetic per
+//! [`band`](super::band) runs where the input starts on a cache line. The fused pipeline
+//! runs its pairs of rows ([`RowKernel::pair`](super::super::fused::RowKernel::pair)) with
+//! [`pair`] too, with 4 neighbours as well. The arithmetic per
 //! chunk is the parent module's ([`chunk_step`], [`settle`]); what differs is the work
 //! around it (see the parent's docs).
 
@@ -170,11 +172,11 @@ struct Quad {
     own: [__m512; 2],
 }
 
-/// Two output rows of 8 neighbours, `dst`, from the four rows `rows` around them (the one
-/// above the first, the two, the one below the second; `ends.w` cells each, starting a
-/// chunk), as [`chunk_step`] computes each, sharing what the two have in common: the loads
-/// and cleaning of the middle rows, and their shifts (the row between them is one row's
-/// straight neighbours and the other's diagonals). With `PREFETCH`, the chunks of `ahead`
+/// Two output rows, `dst`, from the four rows `rows` around them (the one above the first,
+/// the two, the one below the second; `ends.w` cells each, starting a chunk), as
+/// [`chunk_step`] computes each, sharing what the two have in common: the loads of the
+/// middle rows and, with 8 neighbours, their cleaning and shifts (the row between them is
+/// one row's straight neighbours and the other's diagonals). With `PREFETCH`, the chunks of `ahead`
 /// and the row after it are asked for; with `STREAM`, the two rows are written past the
 /// caches where they start on 64-byte boundaries. [`stream`]'s rows and the fused
 /// pipeline's ([`Avx512`](super::Avx512)'s `RowKernel::pair`) both run it.
@@ -258,9 +260,9 @@ pub(super) unsafe fn pair<
     }
 }
 
-/// [`chunk_step`] with 8 neighbours for two rows (see [`pair`]): the rows of `Quad` are the
-/// one above the first, the two, and the one below the second; `squares` the open squares
-/// above the first, between the two and below the second.
+/// [`chunk_step`] for two rows (see [`pair`]): the rows of `Quad` are the one above the
+/// first, the two, and the one below the second; with 8 neighbours, `squares` the open
+/// squares above the first, between the two and below the second.
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn pair_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
