@@ -361,20 +361,17 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             // Only the first step reads the input.
             let ahead = if l == 1 { ahead(input, w, y) } else { std::ptr::null() };
             let hints = Hints { ahead, stream: stream && l == steps };
-            // The rows written: the output's in the last step, else this step's ring rows.
-            let (target, at) =
-                if l == steps { (&mut *out, y - rows.start) } else { (&mut after[..ring], y % RING) };
-            if n == 2 && (l == steps || at != RING - 1) {
-                let (one, two) = target[at * w..][..2 * w].split_at_mut(w);
-                kernel.pair(values, masks, [one, two], k, hints);
-            } else if n == 2 {
-                // The pair wraps around the ring: its second row is the ring's first.
-                let (two, rest) = target.split_at_mut(w);
-                let one = &mut rest[(at - 1) * w..][..w];
+            // The rows written: the output's in the last step, else this step's ring rows
+            // (where a pair's second row may be the ring's first).
+            let (target, base, slots) =
+                if l == steps { (&mut *out, rows.start, usize::MAX) } else { (&mut after[..ring], 0, RING) };
+            let row = |y: usize| (y - base) % slots * w..((y - base) % slots + 1) * w;
+            if n == 2 {
+                let [one, two] = target.get_disjoint_mut([row(y), row(y + 1)]).expect("two rows");
                 kernel.pair(values, masks, [one, two], k, hints);
             } else {
                 let (values, masks) = ([values[0], values[1], values[2]], [masks[0], masks[1], masks[2]]);
-                kernel.row(values, masks, &mut target[at * w..][..w], k, hints);
+                kernel.row(values, masks, &mut target[row(y)], k, hints);
             }
             if l < steps {
                 // Each step meets its rows in order: its seeds are a moving window.
