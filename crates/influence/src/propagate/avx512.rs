@@ -117,8 +117,21 @@ impl<R, const EIGHT: bool> Avx512<R, EIGHT> {
 
     /// Bits of one bit row: one per cell from `−q` to the row's end, in whole 64s.
     fn gate_len(&self, width: usize) -> usize {
-        (width + self.q).div_ceil(64) * 64
+        gate_len(width, self.q)
     }
+}
+
+/// [`Avx512::gate_len`] for chunks `q` cells before each multiple of 16: also where, in
+/// bits, a row's open squares follow its free cells (see [`fill`]).
+fn gate_len(width: usize, q: usize) -> usize {
+    (width + q).div_ceil(64) * 64
+}
+
+/// Whether a step keeps the maximum with 0 after carrying the straight neighbours' maximum
+/// (`FLOOR`): not for exponential decay with a factor above 0, whose product of a
+/// non-negative maximum is never negative or NaN (see the module docs).
+fn floors<R: Rule>(k: &Coefs) -> bool {
+    R::LINEAR || k.straight.is_nan() || k.straight <= 0.0
 }
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
@@ -152,8 +165,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     #[inline(always)]
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints) {
         let Hints { ahead, stream } = hints;
-        // The shortcut holds for exponential decay with a factor above 0 (see the module docs).
-        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        let floor = floors::<R>(k);
         let walls = [masks[0], masks[1]];
         let len = self.mask_len(out.len());
         assert!(walls[0].len() == len && walls[1].len() == len, "wall data of another width");
@@ -184,7 +196,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
                 && masks[..3].iter().all(|m| m.len() == len),
             "rows of one width, and their wall data"
         );
-        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        let floor = floors::<R>(k);
         let (stream, ahead) = (hints.stream, hints.ahead);
         let rows = [values[0].as_ptr(), values[1].as_ptr(), values[2].as_ptr(), values[3].as_ptr()];
         let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
@@ -215,7 +227,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     /// made once.
     #[inline(always)]
     fn band(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
-        let floor = R::LINEAR || k.straight.is_nan() || k.straight <= 0.0;
+        let floor = floors::<R>(k);
         let (stream, prefetch) = (b.input.len() >= STREAM_CELLS, prefetched(b.input.len()));
         assert_eq!(b.len, self.mask_len(b.width), "wall data of another width");
         let q = self.q;
@@ -592,7 +604,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
         rows[2].as_ptr().wrapping_sub(q),
     ];
     let dst = out.as_mut_ptr().wrapping_sub(q);
-    let len = (w + q).div_ceil(64) * 64;
+    let len = gate_len(w, q);
     let (above, here) = (walls[0].as_ptr().cast::<u16>(), walls[1].as_ptr().cast::<u16>());
     // The bits of chunk j < `chunks`: its free cells, and the open squares above and below
     // it (or 0).

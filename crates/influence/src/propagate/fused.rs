@@ -235,8 +235,9 @@ pub(super) fn max_fused(width: usize) -> usize {
     (crate::simd::l2_bytes() / 2 / (16 * width.max(1))).clamp(2, MAX_FUSED)
 }
 
-/// How many rows below the one it computes the first step asks for the input's rows.
-const AHEAD: usize = 3;
+/// How many rows below the one it computes the first step asks for the input's rows (the
+/// AVX-512 kernel's streamed rows too).
+pub(super) const AHEAD: usize = 3;
 
 /// Where a pass reading row `y` of `input` (`w` cells a row) asks for the input's rows
 /// ahead ([`Hints::ahead`]): on maps larger than the caches, rows of the input come from

@@ -13,8 +13,8 @@ use std::arch::x86_64::{
 };
 
 use super::super::diffuse::Rule;
-use super::super::fused::{Band, Coefs};
-use super::{carry, chunk_step, imax, in_order, left, right, settle, Chunk, Lanes, Pending};
+use super::super::fused::{Band, Coefs, AHEAD};
+use super::{carry, chunk_step, gate_len, imax, in_order, left, right, settle, Chunk, Lanes, Pending};
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
 /// (`q` 0), without the work [`row`](super::row) does at each row's ends: the loads of the
@@ -49,7 +49,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
     let k = Lanes::new(k);
     // Wall data in 16-bit words: a row's is `2 × len` of them, its open squares `squares`
     // words after its free cells (see `fill`).
-    let (stride, squares) = (2 * b.len, (w.div_ceil(64) * 64) / 16);
+    let (stride, squares) = (2 * b.len, gate_len(w, 0) / 16);
     // Pointers from the whole input and wall data: the rows above the first are read too.
     let here = b.input.as_ptr().wrapping_add(rows.start * w);
     let bits = b.walls.as_ptr().cast::<u16>().wrapping_add((rows.start - b.first) * stride);
@@ -71,7 +71,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
                     [dst, dst.add(w)],
                     ends,
                     squares,
-                    here.wrapping_add(3 * w),
+                    here.wrapping_add(AHEAD * w),
                     k,
                 );
             }
@@ -102,7 +102,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
         let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
             if PREFETCH {
                 // A prefetch is only a hint: it reads nothing and cannot fault.
-                _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add(r * w + 16 * j + 3 * w).cast());
+                _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add((r + AHEAD) * w + 16 * j).cast());
             }
             let (own, squares) = walls(j);
             chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
