@@ -254,8 +254,8 @@ fn ahead(input: &[f32], w: usize, y: usize) -> *const f32 {
 /// output) take more than half of the core's L2 cache ([`l2_bytes`](crate::simd::l2_bytes)).
 /// Smaller maps stay in the L2 whole, where a prefetch per chunk only takes a load's place
 /// (at 256² with Zen 5's 1 MiB L2); larger ones come partly from further out. On an Intel
-/// Xeon core (2 MiB L2), from 384² to 530 × 481 single steps ran 6–14 % faster prefetched
-/// (448², 4 neighbours: 0.160 ns a cell against 0.137), where a fixed 2¹⁸ cells (a 1 MiB
+/// Xeon core (2 MiB L2), from 384² to 530 × 481 single steps ran 12–16 % faster prefetched
+/// (448², 4 neighbours: 0.140 ns a cell against 0.165), where a fixed 2¹⁸ cells (a 1 MiB
 /// layer, from Zen 5) left them out.
 pub(super) fn prefetched(cells: usize) -> bool {
     8 * cells > crate::simd::l2_bytes() / 2
