@@ -10,8 +10,11 @@
 //! It is read once per process; any other value leaves the choice to the CPU.
 #![allow(unsafe_code)]
 
-use super::diffuse::{DecayKind, Exp, Lin, Rule};
+use std::ops::Range;
+
+use super::diffuse::{DecayKind, Diffusion, Exp, Lin, Rule};
 use super::fused::{fused, max_fused, Pass, RowKernel, Scratch};
+use super::in_place::in_place;
 use super::portable::Portable;
 use super::single::{single, KEEP_CELLS};
 use crate::simd::allowed;
@@ -28,6 +31,45 @@ pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
         (DecayKind::Linear, Connectivity::Four) => widest::<Lin, false>(pass, out, scratch),
         (DecayKind::Linear, Connectivity::Eight) => widest::<Lin, true>(pass, out, scratch),
     }
+}
+
+/// Whether a pass of one step on `grid` runs in place ([`in_place`]): on the AVX-512 kernel,
+/// whose wall data is kept, on maps of at most [`KEEP_CELLS`] cells whose two layers fill
+/// the core's L2 cache ([`l2_bytes`](crate::simd::l2_bytes)) or more. On an Intel Xeon core
+/// (2 MiB L2), 4-neighbour steps of 512² took 0.146 ns a cell in place against 0.166, and
+/// of 1024² 0.176 against 0.308; at 384², 0.149 against 0.136.
+pub(super) fn steps_in_place(grid: &Grid) -> bool {
+    let cells = grid.width() * grid.height();
+    crate::simd::avx512() && 8 * cells >= crate::simd::l2_bytes() && cells <= KEEP_CELLS
+}
+
+/// One step of the rows `rows` of `grid`, held in `band`, in place, with the kernel for its
+/// decay kind and connectivity. Only where [`steps_in_place`] says so.
+pub(super) fn run_in_place(
+    grid: &Grid,
+    d: &Diffusion,
+    rows: Range<usize>,
+    band: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let (w, kind) = (grid.width(), d.kind());
+        macro_rules! run {
+            ($rule:ty, $eight:literal) => {{
+                let kernel = Avx512::<$rule, $eight>::new().expect("AVX-512").for_rows(band, w);
+                in_place(kernel, grid, d, rows, band, scratch)
+            }};
+        }
+        match (kind, grid.connectivity()) {
+            (DecayKind::Exponential, Connectivity::Four) => run!(Exp, false),
+            (DecayKind::Exponential, Connectivity::Eight) => run!(Exp, true),
+            (DecayKind::Linear, Connectivity::Four) => run!(Lin, false),
+            (DecayKind::Linear, Connectivity::Eight) => run!(Lin, true),
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("steps run in place only on the AVX-512 kernel");
 }
 
 /// The most steps one pass fuses on `grid`. Where a single step runs without rings

@@ -165,12 +165,15 @@ impl<'a> Band<'a> {
 /// Ring rows reused from pass to pass (one per thread).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Scratch {
-    /// Three rows per intermediate step, then one row of zeros.
-    values: Vec<f32>,
+    /// Four rows per intermediate step, then one row of zeros (or the rows an in-place step
+    /// saves, [`in_place`](super::in_place)).
+    pub(super) values: Vec<f32>,
     /// The masks of the rows in flight, then one row of zero masks (blocked).
     masks: Vec<u32>,
     /// The wall data a single step keeps.
     pub(super) kept: KeptWalls,
+    /// The rows above and below a band stepped in place, saved before any band writes.
+    pub(super) halo: Vec<f32>,
 }
 
 impl Scratch {
@@ -178,6 +181,7 @@ impl Scratch {
     pub(super) fn heap_bytes(&self) -> usize {
         self.values.capacity() * std::mem::size_of::<f32>()
             + self.masks.capacity() * std::mem::size_of::<u32>()
+            + self.halo.capacity() * std::mem::size_of::<f32>()
             + self.kept.heap_bytes()
     }
 }
@@ -312,15 +316,12 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     // Mask rows in flight (step 1 needs t+2, step `steps` t−steps), rounded up to a power
     // of two: a row's slot is then a mask, not a division, several times a row.
     let depth = (steps + 3).next_power_of_two();
-    // The ring rows start at the input rows' offset from a 64-byte boundary (16 floats), so
-    // that a kernel whose vectors follow the input's cache lines finds them in the rings too.
-    scratch.values.clear();
-    scratch.values.resize((steps - 1) * ring + w + 15, 0.0);
-    let skew = (input.as_ptr() as usize / 4).wrapping_sub(scratch.values.as_ptr() as usize / 4) % 16;
     scratch.masks.clear();
     scratch.masks.resize((depth + 1) * len, 0);
     let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * len);
-    let (rings, zeros) = scratch.values[skew..][..(steps - 1) * ring + w].split_at_mut((steps - 1) * ring);
+    // The ring rows start at the input rows' offset from a cache line (see `zeros_like`).
+    let (rings, zeros) =
+        zeros_like(&mut scratch.values, (steps - 1) * ring + w, input).split_at_mut((steps - 1) * ring);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
 
     // Step `l` (1-based) computes rows `span(l)`: the band plus its halo for the steps after.
@@ -391,6 +392,16 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     }
 }
 
+/// `len` zeros in `buffer`, starting at the same offset from a 64-byte boundary (16 floats)
+/// as `like`: rows that a kernel whose vectors follow a map's cache lines finds on cache
+/// lines too.
+pub(super) fn zeros_like<'a>(buffer: &'a mut Vec<f32>, len: usize, like: &[f32]) -> &'a mut [f32] {
+    buffer.clear();
+    buffer.resize(len + 15, 0.0);
+    let skew = (like.as_ptr() as usize / 4).wrapping_sub(buffer.as_ptr() as usize / 4) % 16;
+    &mut buffer[skew..][..len]
+}
+
 /// Rows in each intermediate step's ring: the two a turn writes, and the two before them,
 /// which the next step still reads.
-const RING: usize = 4;
+pub(super) const RING: usize = 4;

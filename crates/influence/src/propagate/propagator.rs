@@ -70,7 +70,10 @@ impl Default for Steps<'_> {
 
 /// One layer that diffuses: two buffers, the step reading one and writing the other, then
 /// swapping them — never copying ("The Core Mechanics of Influence Mapping": double
-/// buffering keeps the result independent of the order cells are visited in).
+/// buffering keeps the result independent of the order cells are visited in). On a grid
+/// beyond the core's L2 cache, where the CPU has AVX-512, a step alone is written over the
+/// map it reads instead, each row saved in a small ring before it is overwritten: the same
+/// bits as double buffering, with a third less memory traffic.
 ///
 /// Each frame: write the sources into the current map ([`write_seeds`](Self::write_seeds),
 /// or a [`Stamper`](crate::Stamper) into [`values_mut`](Self::values_mut)), then
@@ -335,19 +338,30 @@ impl Propagator {
         while left > 0 {
             let steps = left.min(per_pass);
             seed::apply(grid, self.front.values_mut(), seeds, |_| {});
-            let pass = Pass {
-                grid,
-                diffusion: &self.diffusion,
-                input: self.front.values(),
-                rows: 0..0,
-                steps,
-                seeds: &self.sorted,
+            // A step alone on a map beyond the L2 is written over its input; others into
+            // the other buffer, then swapped.
+            let in_place = steps == 1 && dispatch::steps_in_place(grid);
+            let (out, input) = if in_place {
+                let values = self.front.values_mut();
+                for (i, scratch) in self.scratch.iter_mut().enumerate().take(h.div_ceil(band)) {
+                    scratch.save_halo(values, w, h, &(i * band..((i + 1) * band).min(h)));
+                }
+                (values, None)
+            } else {
+                (self.back.values_mut(), Some(self.front.values()))
             };
+            let diffusion = &self.diffusion;
+            let sorted = &self.sorted;
             let run = |(i, (out, scratch)): (usize, (&mut [f32], &mut Scratch))| {
                 let rows = i * band..i * band + out.len() / w;
-                dispatch::run(&Pass { rows, ..pass.clone() }, out, scratch);
+                match input {
+                    Some(input) => {
+                        let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted };
+                        dispatch::run(&pass, out, scratch);
+                    }
+                    None => dispatch::run_in_place(grid, diffusion, rows, out, scratch),
+                }
             };
-            let out = self.back.values_mut();
             #[cfg(feature = "rayon")]
             if bands > 1 {
                 use rayon::prelude::*;
@@ -357,7 +371,9 @@ impl Propagator {
             }
             #[cfg(not(feature = "rayon"))]
             out.chunks_mut(band * w).zip(self.scratch.iter_mut()).enumerate().for_each(run);
-            std::mem::swap(&mut self.front, &mut self.back);
+            if !in_place {
+                std::mem::swap(&mut self.front, &mut self.back);
+            }
             left -= steps;
         }
     }

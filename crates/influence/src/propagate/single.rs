@@ -26,7 +26,7 @@ impl KeptWalls {
     /// The wall data of `rows` for `kernel` (made of `layout`), made anew unless kept; then
     /// a row of zeros and one of blocked cells' wall data.
     #[inline(always)]
-    fn get<K: RowKernel>(
+    pub(super) fn get<K: RowKernel>(
         &mut self,
         kernel: K,
         layout: usize,
