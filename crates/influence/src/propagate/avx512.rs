@@ -59,7 +59,7 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{prefetched, two_rows, Band, Coefs, Hints, RowKernel, STREAM_CELLS};
+use super::fused::{prefetched, saved_pair, two_rows, Band, Coefs, Hints, RowKernel, STREAM_CELLS};
 use crate::space::Grid;
 
 mod streamed;
@@ -206,10 +206,10 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         let squares = self.gate_len(w) / 16;
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal) => {
-                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream>(
+                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream, false>(
                     rows,
                     walls,
-                    dst,
+                    [dst[0], dst[1], std::ptr::null_mut()],
                     Ends::new(w),
                     squares,
                     ahead,
@@ -221,6 +221,68 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         // cells, the wall data `mask_len` words of `fill`'s for `q` 0 (asserted above), and
         // `dst` two rows of `out`; `Lanes::new` needs AVX-512 F only.
         unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
+    }
+
+    /// With chunks from each row's start (`q` 0), [`pair`](streamed::pair) reading the two
+    /// rows it writes and saving the second as it goes; else [`saved_pair`].
+    #[inline(always)]
+    fn pair_in_place(
+        &self,
+        [above, below]: [&[f32]; 2],
+        rows: [&mut [f32]; 2],
+        saved: [&mut [f32]; 2],
+        masks: [&[u32]; 4],
+        k: &Coefs,
+        hints: Hints,
+    ) {
+        let w = rows[0].len();
+        if self.q != 0 {
+            return saved_pair(self, [above, below], rows, saved, masks, k, hints);
+        }
+        let len = self.mask_len(w);
+        assert!(
+            above.len() == w
+                && below.len() == w
+                && rows[1].len() == w
+                && saved[1].len() == w
+                && masks[..3].iter().all(|m| m.len() == len),
+            "rows of one width, and their wall data"
+        );
+        let floor = floors::<R>(k);
+        let ahead = hints.ahead;
+        let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
+        let [one, two] = rows;
+        let dst = [one.as_mut_ptr(), two.as_mut_ptr()];
+        let src = [above.as_ptr(), dst[0].cast_const(), dst[1].cast_const(), below.as_ptr()];
+        let [_, second] = saved;
+        let save = second.as_mut_ptr();
+        // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
+        let squares = self.gate_len(w) / 16;
+        macro_rules! run {
+            ($floor:literal, $prefetch:literal) => {
+                streamed::pair::<R, EIGHT, $floor, $prefetch, false, true>(
+                    src,
+                    walls,
+                    [dst[0], dst[1], save],
+                    Ends::new(w),
+                    squares,
+                    ahead,
+                    Lanes::new(k),
+                )
+            };
+        }
+        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows are `w`
+        // cells (asserted above), the two written being the two middle ones read, and the
+        // saved row, borrowed apart from them, `w` cells too; the wall data is `mask_len`
+        // words of `fill`'s for `q` 0 (asserted above); `Lanes::new` needs AVX-512 F only.
+        unsafe {
+            match (floor, !ahead.is_null()) {
+                (true, true) => run!(true, true),
+                (true, false) => run!(true, false),
+                (false, true) => run!(false, true),
+                (false, false) => run!(false, false),
+            }
+        }
     }
 
     /// The rows of a single step in one loop ([`band`]), the choices [`row`] is compiled for

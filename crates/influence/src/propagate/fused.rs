@@ -57,6 +57,23 @@ pub(super) trait RowKernel: Copy {
     fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
         two_rows(self, values, masks, out, k, hints);
     }
+    /// Two rows of a step written over themselves ([`in_place`](super::in_place)): `rows`
+    /// from their own values and the rows `around` them (above the first, below the
+    /// second), the second row's old values left in `saved[1]` for the pair below
+    /// (`saved[0]` is scratch). [`pair`](Self::pair) from copies ([`saved_pair`]), unless
+    /// the kernel saves the values as it reads them.
+    #[inline(always)]
+    fn pair_in_place(
+        &self,
+        around: [&[f32]; 2],
+        rows: [&mut [f32]; 2],
+        saved: [&mut [f32]; 2],
+        masks: [&[u32]; 4],
+        k: &Coefs,
+        hints: Hints,
+    ) {
+        saved_pair(self, around, rows, saved, masks, k, hints);
+    }
     /// The rows of a single step ([`single`](super::single)) into `out`, one after another
     /// with [`row`](Self::row) unless the kernel runs them in one loop of its own.
     #[inline(always)]
@@ -80,6 +97,23 @@ pub(super) fn two_rows<K: RowKernel>(
     let ahead = if hints.ahead.is_null() { hints.ahead } else { hints.ahead.wrapping_add(first.len()) };
     let hints = Hints { ahead, ..hints };
     kernel.row([values[1], values[2], values[3]], [masks[1], masks[2], masks[3]], second, k, hints);
+}
+
+/// [`RowKernel::pair_in_place`] as copies of the two rows into `saved`, then
+/// [`RowKernel::pair`] from them.
+#[inline(always)]
+pub(super) fn saved_pair<K: RowKernel>(
+    kernel: &K,
+    [above, below]: [&[f32]; 2],
+    [one, two]: [&mut [f32]; 2],
+    [first, second]: [&mut [f32]; 2],
+    masks: [&[u32]; 4],
+    k: &Coefs,
+    hints: Hints,
+) {
+    first.copy_from_slice(one);
+    second.copy_from_slice(two);
+    kernel.pair([above, first, second, below], masks, [one, two], k, hints);
 }
 
 /// The constants of one step on one grid.
@@ -404,4 +438,4 @@ pub(super) fn zeros_like<'a>(buffer: &'a mut Vec<f32>, len: usize, like: &[f32])
 
 /// Rows in each intermediate step's ring: the two a turn writes, and the two before them,
 /// which the next step still reads.
-pub(super) const RING: usize = 4;
+const RING: usize = 4;

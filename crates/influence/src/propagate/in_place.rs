@@ -2,10 +2,10 @@
 //!
 //! A step from one buffer into another reads the input, and its stores read each line of
 //! the output before writing it: three lines move per line of the map. Stepping in place
-//! moves two, the line read and the same line written back. A row's input is still needed
-//! for the row below, so before a row is overwritten it is copied into a ring of four rows
-//! ([`RING`]), which stays in the L1 cache; the rows are computed from the ring above and
-//! the map below, two at a time ([`RowKernel::pair`]). Each cell sees the same values and
+//! moves two, the line read and the same line written back. The rows go two at a time
+//! ([`RowKernel::pair_in_place`]), each pair from its own values, the map's row below it and
+//! the old values of the row above it, which the pair above saved as it read them into a
+//! ring of a few rows that stays in the L1 cache. Each cell sees the same values and
 //! operations as in a step between two buffers, so the bits are the same.
 //!
 //! A band of rows (for a thread) reads the row above its first and the row below its last,
@@ -13,14 +13,15 @@
 //! any band starts.
 //!
 //! On an Intel Xeon core (2 MiB L2), where a 1024² map (two 4 MiB layers) streams from the
-//! L3 at about a copy's speed, a 4-neighbour step took 0.174–0.179 ns a cell in place against
-//! 0.308 between two buffers, and an 8-neighbour one 0.264 against 0.314: the flat loop
-//! between two buffers took 0.27 (docs/PERFORMANCE.md).
+//! L3 at about a copy's speed, a 4-neighbour step took 0.164 ns a cell in place against
+//! 0.308 between two buffers, and an 8-neighbour one 0.246–0.251 against 0.314; the flat
+//! loop between two buffers took 0.27–0.29 (docs/PERFORMANCE.md). Copying each pair's rows
+//! first, rather than saving the second as the kernel reads it, took 0.174–0.179 and 0.264.
 
 use std::ops::Range;
 
 use super::diffuse::Diffusion;
-use super::fused::{prefetched, zeros_like, Hints, RowKernel, Scratch, AHEAD, RING};
+use super::fused::{prefetched, zeros_like, Hints, RowKernel, Scratch, AHEAD};
 use crate::space::Grid;
 
 impl Scratch {
@@ -66,19 +67,12 @@ pub(super) fn in_place<K: RowKernel>(
     let len = kernel.mask_len(w);
     let mask = |y: Option<usize>| y.filter(|&y| y < h).map_or(none, |y| &walls[(y - first) * len..][..len]);
     let (above, below) = halo.split_at(w);
-    let ring = zeros_like(values, RING * w, band);
+    let ring = zeros_like(values, 3 * w, band);
     // Where the rows to prefetch are (a hint only: never read through this pointer).
     let (start, prefetch) = (band.as_ptr(), prefetched(w * h));
     for y in rows.clone().step_by(2) {
         let (i, n) = (y - rows.start, (rows.end - y).min(2));
-        // The rows about to be overwritten, saved for the rows below them.
-        for y in y..y + n {
-            ring[y % RING * w..][..w].copy_from_slice(&band[(y - rows.start) * w..][..w]);
-        }
-        let ring: &[f32] = ring;
-        let saved = |y: usize| &ring[y % RING * w..][..w];
         let (done, rest) = band.split_at_mut((i + n) * w);
-        let upper = if i == 0 { above } else { saved(y - 1) };
         let lower: &[f32] = if y + n < rows.end { &rest[..w] } else { below };
         let ahead = if prefetch && i + AHEAD < rows.len() {
             start.wrapping_add((i + AHEAD) * w)
@@ -87,13 +81,21 @@ pub(super) fn in_place<K: RowKernel>(
         };
         let hints = Hints { ahead, stream: false };
         let out = &mut done[i * w..];
+        // The ring's slots: the row above, saved by the pair before (unless this is the
+        // band's first), scratch, and the second row, saved now for the pair below.
+        let pair = i / 2;
+        let [upper, scratch, second] = ring
+            .get_disjoint_mut([(pair + 1) % 2, 2, pair % 2].map(|s| s * w..(s + 1) * w))
+            .expect("three slots of the ring");
+        let upper: &[f32] = if i == 0 { above } else { upper };
         if n == 2 {
             let (one, two) = out.split_at_mut(w);
             let masks = [mask(y.checked_sub(1)), mask(Some(y)), mask(Some(y + 1)), mask(Some(y + 2))];
-            kernel.pair([upper, saved(y), saved(y + 1), lower], masks, [one, two], k, hints);
+            kernel.pair_in_place([upper, lower], [one, two], [scratch, second], masks, k, hints);
         } else {
+            scratch.copy_from_slice(out);
             let masks = [mask(y.checked_sub(1)), mask(Some(y)), mask(Some(y + 1))];
-            kernel.row([upper, saved(y), lower], masks, out, k, hints);
+            kernel.row([upper, scratch, lower], masks, out, k, hints);
         }
     }
 }

@@ -65,10 +65,10 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
             // above's in `b.walls` (asserted above), and their cells in `out`.
             unsafe {
                 let (here, bits, dst) = (here.add(r * w), bits.add(r * stride), dst.add(r * w));
-                pair::<R, EIGHT, FLOOR, PREFETCH, false>(
+                pair::<R, EIGHT, FLOOR, PREFETCH, false, false>(
                     [here.sub(w), here, here.add(w), here.add(2 * w)],
                     [bits.sub(stride), bits, bits.add(stride)],
-                    [dst, dst.add(w)],
+                    [dst, dst.add(w), std::ptr::null_mut()],
                     ends,
                     squares,
                     here.wrapping_add(AHEAD * w),
@@ -172,19 +172,25 @@ struct Quad {
     own: [__m512; 2],
 }
 
-/// Two output rows, `dst`, from the four rows `rows` around them (the one above the first,
+/// Two output rows, `first` and `second`, from the four rows `rows` around them (the one above the first,
 /// the two, the one below the second; `ends.w` cells each, starting a chunk), as
 /// [`chunk_step`] computes each, sharing what the two have in common: the loads of the
 /// middle rows and, with 8 neighbours, their cleaning and shifts (the row between them is
 /// one row's straight neighbours and the other's diagonals). With `PREFETCH`, the chunks of `ahead`
 /// and the row after it are asked for; with `STREAM`, the two rows are written past the
 /// caches where they start on 64-byte boundaries. [`stream`]'s rows and the fused
-/// pipeline's ([`Avx512`](super::Avx512)'s `RowKernel::pair`) both run it.
+/// pipeline's ([`Avx512`](super::Avx512)'s `RowKernel::pair`) both run it. With `SAVE`,
+/// the second middle row's values are also copied into the row `save` as they are read
+/// (for the pair below), so that the output may be the two middle rows themselves (a step in place,
+/// [`in_place`](super::super::in_place)): each chunk is read before the chunk before it is
+/// written.
 ///
 /// # Safety
 /// The CPU has AVX-512 F and BW; the four rows hold `ends.w` cells; `walls` is the wall
 /// data [`fill`](super::fill) wrote for `q` 0 for the row above, the first and the second,
-/// in 16-bit words (the open squares `squares` words in); `dst` holds two rows.
+/// in 16-bit words (the open squares `squares` words in); `first` and `second` are rows,
+/// which overlap none of the four except as the two middle rows themselves; with `SAVE`,
+/// `save` is a row too, which overlaps nothing else.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
 pub(super) unsafe fn pair<
@@ -193,20 +199,21 @@ pub(super) unsafe fn pair<
     const FLOOR: bool,
     const PREFETCH: bool,
     const STREAM: bool,
+    const SAVE: bool,
 >(
     rows: [*const f32; 4],
     walls: [*const u16; 3],
-    dst: [*mut f32; 2],
+    [first, second, save]: [*mut f32; 3],
     ends: Ends,
     squares: usize,
     ahead: *const f32,
     k: Lanes,
 ) {
-    let w = ends.w;
+    let (w, dst) = (ends.w, [first, second]);
     let zero = _mm512_setzero_ps();
     // With 8 neighbours the maxima are integer ones, of values made at least +0 (`Chunk`).
     let clean = |x: __m512| if EIGHT { _mm512_max_ps(x, zero) } else { x };
-    // SAFETY: the caller promised the four rows.
+    // SAFETY: the caller promised the four rows, and with `SAVE` the row to save into.
     let load = |j: usize, end: bool| unsafe {
         let rows = [
             ends.load(rows[0], j, end),
@@ -214,6 +221,9 @@ pub(super) unsafe fn pair<
             ends.load(rows[2], j, end),
             ends.load(rows[3], j, end),
         ];
+        if SAVE {
+            ends.store(save, j, end, rows[2]);
+        }
         Quad {
             clean: [clean(rows[0]), clean(rows[1]), clean(rows[2]), clean(rows[3])],
             own: [rows[1], rows[2]],
@@ -232,7 +242,7 @@ pub(super) unsafe fn pair<
         )
     };
     let stream = STREAM && dst.iter().all(|d| (*d as usize).is_multiple_of(64));
-    // SAFETY: the caller promised two rows at `dst`; streamed ones start on 64-byte
+    // SAFETY: the caller promised the two rows `dst`; streamed ones start on 64-byte
     // boundaries (checked just above).
     let put = |j: usize, end: bool, new: [__m512; 2]| unsafe {
         if stream && (!end || j < ends.whole) {
