@@ -35,8 +35,10 @@
 //!   never negative or NaN, so the maximum with 0 after it is skipped.
 //! * The first step of a pass prefetches the input a few rows ahead: on maps beyond the
 //!   caches that made a single step about a fifth faster.
-//! * On maps beyond the caches the output is written with non-temporal stores (see
-//!   [`row`]), which skip reading each line before writing it.
+//! * On maps beyond the caches a pass of several steps writes its output with
+//!   non-temporal stores (see [`row`]), which skip reading each line before writing it. A
+//!   single step there is written over its input instead ([`in_place`](super::in_place)),
+//!   the second row of each pair saved as it is read ([`streamed::pair`]).
 //! * A single step's rows run in one function ([`band`]) with the row inlined: no call, no
 //!   constants set up again per row. Where the input starts on a cache line (the library's
 //!   layers do, [`Layer::zeros`](crate::Layer::zeros)), the rows between the grid's first

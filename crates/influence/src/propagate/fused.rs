@@ -11,10 +11,10 @@
 //! pipeline is written once for every kernel (portable, AVX-512): each brings its own row
 //! function and form of wall data through [`RowKernel`], defined here with the per-step
 //! constants ([`Coefs`]) it reads, so the kernels depend on the pipeline and not the other
-//! way round. A single step is a pass of one step (except on the AVX-512 kernel and maps of at
-//! most 2²⁰ cells, where [`single`](super::single) runs it without rings); it too goes two
-//! rows at a time, which on maps beyond the caches keeps more of memory's requests in
-//! flight.
+//! way round. A single step is a pass of one step (except on the AVX-512 kernel, which
+//! runs it without rings, [`single`](super::single), or on maps beyond the L2 in place,
+//! [`in_place`](super::in_place)); it too goes two rows at a time, which on maps beyond the
+//! caches keeps more of memory's requests in flight.
 //!
 //! A band of output rows (for a thread) computes, for step `l` of `n`, `n − l` more rows on
 //! each side (its halo, recomputed by its neighbours too), so bands need nothing from each

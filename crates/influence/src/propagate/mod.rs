@@ -46,9 +46,9 @@
 //! [`Propagator::step`] fuses up to 16 steps in one pass over memory ([`Steps::count`]), so
 //! at sizes beyond the cache a step costs what its arithmetic costs; [`Steps`]`::parallel`
 //! (feature `rayon`) splits the rows among threads. A step alone on a map beyond the core's
-//! L2 (up to 2²⁰ cells, on the AVX-512 kernel) is written over the map it reads, which moves
-//! two lines of memory per line of the map instead of three. On maps of 2²² cells or
-//! more a pass writes its output past the caches (non-temporal stores): an ordinary store
+//! L2 (on the AVX-512 kernel) is written over the map it reads, which moves two lines of
+//! memory per line of the map instead of three. On maps of 2²² cells or more a pass of
+//! several steps writes its output past the caches (non-temporal stores): an ordinary store
 //! reads each line before writing it, a third of a single step's memory traffic.
 //! The crate is built for the target's baseline (SSE2 on x86-64); the step runs a
 //! hand-written AVX-512 kernel where the CPU has AVX-512, else the portable kernel compiled

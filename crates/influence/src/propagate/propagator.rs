@@ -173,9 +173,9 @@ impl Propagator {
     /// set per band of rows; each set at most about `16 × width × fused steps` bytes, and the
     /// fused steps, at most 16, are capped so that this stays within half of the core's L2
     /// cache (as the CPU reports it, else 1 MiB), or `32 × width` bytes on grids too wide for
-    /// two steps in it), plus, once a single step has run on a map of at
-    /// most 2²⁰ cells with the AVX-512 kernel, its band's wall data, kept for the next step
-    /// (under a byte a cell).
+    /// two steps in it), plus, once a single step has run with the AVX-512 kernel, each
+    /// band's wall data, kept for the next step (under a byte a cell), and with a step in
+    /// place (maps beyond the L2) three rows and the two rows around each band.
     ///
     /// ```
     /// use influence::{propagate::{Diffusion, Propagator}, Grid};
