@@ -36,9 +36,10 @@ pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
 /// Whether a pass of one step on `grid` runs in place ([`in_place`]): on the AVX-512 kernel,
 /// whose wall data is kept, on maps whose two layers fill the core's L2 cache
 /// ([`l2_bytes`](crate::simd::l2_bytes)) or more. On an Intel Xeon core (2 MiB L2),
-/// 4-neighbour steps of 512² took 0.144–0.146 ns a cell in place against 0.177–0.182 between two
-/// buffers, of 1024² 0.164 against 0.308, of 2048² 0.224–0.240 against 0.444–0.448 (with
-/// non-temporal stores), of 4096² 0.430 against 0.490–0.512; at 384², 0.147 against 0.136.
+/// 4-neighbour steps of 512² took 0.144–0.146 ns a cell in place against 0.177–0.182
+/// between two buffers, of 1024² 0.164 against 0.308, of 2048² 0.224–0.240 against
+/// 0.444–0.448 (with non-temporal stores), of 4096² 0.430 against 0.490–0.512; at 384²,
+/// 0.147 against 0.136 (docs/PERFORMANCE.md).
 pub(super) fn steps_in_place(grid: &Grid) -> bool {
     crate::simd::avx512() && 8 * grid.width() * grid.height() >= crate::simd::l2_bytes()
 }
