@@ -108,27 +108,15 @@ pub(super) fn in_place<K: RowKernel>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::diffuse::{generic_cells, Diffusion};
+    use super::super::diffuse::Diffusion;
+    use super::super::single::tests::{bits, generic};
     use super::super::{dispatch, Propagator, Steps};
     use super::*;
     use crate::space::{Connectivity, Space};
     use crate::test_rng::xorshift;
     use crate::Cell;
 
-    /// One generic step of `values` on `grid`, walls cleared first.
-    fn generic(grid: &Grid, values: &[f32], d: &Diffusion) -> Vec<f32> {
-        let prev: Vec<f32> =
-            values.iter().enumerate().map(|(i, &v)| if grid.is_walkable(i) { v } else { 0.0 }).collect();
-        let mut next = vec![9.0; grid.len()];
-        generic_cells(grid, &prev, &mut next, d, 0..grid.len());
-        next
-    }
-
-    fn bits(v: &[f32]) -> Vec<u32> {
-        v.iter().map(|x| x.to_bits()).collect()
-    }
-
-    /// A grid with about one cell in `one_in` blocked, more often at the rows' ends.
+    /// A grid with about one cell in five blocked, one in two at the rows' ends.
     fn walled(w: usize, h: usize, conn: Connectivity, next: &mut impl FnMut() -> u64) -> Grid {
         let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
         for i in 0..w * h {

@@ -90,7 +90,7 @@ pub(super) fn single<K: RowKernel>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::diffuse::{generic_cells, Diffusion};
     use super::super::dispatch;
     use super::super::fused::{Pass, Scratch};
@@ -100,7 +100,7 @@ mod tests {
     use crate::Cell;
 
     /// One generic step of `values` on `grid`, walls cleared first.
-    fn generic(grid: &Grid, values: &[f32], d: &Diffusion) -> Vec<f32> {
+    pub(in crate::propagate) fn generic(grid: &Grid, values: &[f32], d: &Diffusion) -> Vec<f32> {
         let prev: Vec<f32> =
             values.iter().enumerate().map(|(i, &v)| if grid.is_walkable(i) { v } else { 0.0 }).collect();
         let mut next = vec![9.0; grid.len()];
@@ -108,7 +108,7 @@ mod tests {
         next
     }
 
-    fn bits(v: &[f32]) -> Vec<u32> {
+    pub(in crate::propagate) fn bits(v: &[f32]) -> Vec<u32> {
         v.iter().map(|x| x.to_bits()).collect()
     }
 
