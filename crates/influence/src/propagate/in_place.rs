@@ -108,13 +108,16 @@ pub(super) fn in_place<K: RowKernel>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::diffuse::Diffusion;
-    use super::super::single::tests::{bits, generic};
+    use super::super::diffuse::{generic_step as generic, Diffusion};
     use super::super::{dispatch, Propagator, Steps};
     use super::*;
     use crate::space::{Connectivity, Space};
     use crate::test_rng::xorshift;
     use crate::Cell;
+
+    fn bits(v: &[f32]) -> Vec<u32> {
+        v.iter().map(|x| x.to_bits()).collect()
+    }
 
     /// A grid with about one cell in five blocked, one in two at the rows' ends.
     fn walled(w: usize, h: usize, conn: Connectivity, next: &mut impl FnMut() -> u64) -> Grid {

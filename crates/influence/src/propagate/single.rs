@@ -90,8 +90,8 @@ pub(super) fn single<K: RowKernel>(
 }
 
 #[cfg(test)]
-pub(super) mod tests {
-    use super::super::diffuse::{generic_cells, Diffusion};
+mod tests {
+    use super::super::diffuse::{generic_step as generic, Diffusion};
     use super::super::dispatch;
     use super::super::fused::{Pass, Scratch};
     use super::super::{Propagator, Steps};
@@ -99,16 +99,7 @@ pub(super) mod tests {
     use crate::test_rng::xorshift;
     use crate::Cell;
 
-    /// One generic step of `values` on `grid`, walls cleared first.
-    pub(in crate::propagate) fn generic(grid: &Grid, values: &[f32], d: &Diffusion) -> Vec<f32> {
-        let prev: Vec<f32> =
-            values.iter().enumerate().map(|(i, &v)| if grid.is_walkable(i) { v } else { 0.0 }).collect();
-        let mut next = vec![9.0; grid.len()];
-        generic_cells(grid, &prev, &mut next, d, 0..grid.len());
-        next
-    }
-
-    pub(in crate::propagate) fn bits(v: &[f32]) -> Vec<u32> {
+    fn bits(v: &[f32]) -> Vec<u32> {
         v.iter().map(|x| x.to_bits()).collect()
     }
 
