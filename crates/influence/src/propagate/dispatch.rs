@@ -59,7 +59,8 @@ pub(super) fn run_in_place(
         macro_rules! run {
             ($rule:ty, $eight:literal) => {{
                 let kernel = Avx512::<$rule, $eight>::new().expect("AVX-512").for_rows(band, w);
-                in_place(kernel, grid, d, rows, band, scratch)
+                // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
+                unsafe { avx512_in_place(kernel, grid, d, rows, band, scratch) }
             }};
         }
         match (kind, grid.connectivity()) {
@@ -127,6 +128,24 @@ fn widest<R: Rule, const EIGHT: bool>(pass: &Pass<'_>, out: &mut [f32], scratch:
 #[target_feature(enable = "avx2")]
 unsafe fn avx2<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
     fused(kernel, pass, out, scratch);
+}
+
+/// [`in_place`] with the AVX-512 kernel, the loop over the pairs compiled for AVX-512 too, so
+/// that each pair's loop is inlined into it.
+///
+/// # Safety
+/// The CPU must support AVX-512 F and BW.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw")]
+unsafe fn avx512_in_place<K: RowKernel>(
+    kernel: K,
+    grid: &Grid,
+    d: &Diffusion,
+    rows: Range<usize>,
+    band: &mut [f32],
+    scratch: &mut Scratch,
+) {
+    in_place(kernel, grid, d, rows, band, scratch);
 }
 
 /// [`fused`] with the AVX-512 kernel, with the pipeline around it compiled for AVX-512 too.
