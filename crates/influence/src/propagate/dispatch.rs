@@ -38,7 +38,7 @@ pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
 /// ([`l2_bytes`](crate::simd::l2_bytes)) or more. On an Intel Xeon core (2 MiB L2),
 /// 4-neighbour steps of 512² took 0.144–0.146 ns a cell in place against 0.177–0.182
 /// between two buffers, of 1024² 0.164 against 0.308, of 2048² 0.224–0.240 against
-/// 0.444–0.448 (with non-temporal stores), of 4096² 0.430 against 0.490–0.512; at 384²,
+/// 0.444–0.448 (with non-temporal stores), of 4096² 0.35–0.41 against 0.490–0.512; at 384²,
 /// 0.147 against 0.136 (docs/PERFORMANCE.md).
 pub(super) fn steps_in_place(grid: &Grid) -> bool {
     crate::simd::avx512() && 8 * grid.width() * grid.height() >= crate::simd::l2_bytes()

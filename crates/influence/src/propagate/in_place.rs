@@ -19,9 +19,9 @@
 //! first, rather than saving the second as the kernel reads it, took 0.174–0.179 and 0.264.
 //! Beyond the last-level cache a step between two buffers writes past the caches
 //! (non-temporal stores), which moves two lines too; in place was faster there as well:
-//! 0.43 ns a cell against 0.49–0.51 at 4096² with 4 neighbours, 0.46–0.47 against 0.56 with
-//! 8, and at 2048² 0.22–0.24 against 0.44–0.45 (the two 16 MiB layers fit this machine's
-//! L3, which the non-temporal stores pass by). The wall data of a whole band is kept from
+//! 0.35–0.41 ns a cell against 0.49–0.51 at 4096² with 4 neighbours, 0.38–0.42 against 0.56
+//! with 8, and at 2048² 0.22–0.24 against 0.44–0.45 (the two 16 MiB layers fit this
+//! machine's L3, which the non-temporal stores pass by). The wall data of a whole band is kept from
 //! step to step then too (a quarter of a byte a cell with 8 neighbours).
 
 use std::ops::Range;
