@@ -71,7 +71,10 @@ pub(super) fn run_in_place(
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    unreachable!("steps run in place only on the AVX-512 kernel");
+    {
+        let _ = (grid, d, rows, band, scratch);
+        unreachable!("steps run in place only on the AVX-512 kernel");
+    }
 }
 
 /// The most steps one pass fuses on `grid`. Where a single step runs without rings

@@ -21,8 +21,8 @@
 //! (non-temporal stores), which moves two lines too; in place was faster there as well:
 //! 0.35–0.41 ns a cell against 0.49–0.51 at 4096² with 4 neighbours, 0.38–0.42 against 0.56
 //! with 8, and at 2048² 0.22–0.24 against 0.44–0.45 (the two 16 MiB layers fit this
-//! machine's L3, which the non-temporal stores pass by). The wall data of a whole band is kept from
-//! step to step then too (a quarter of a byte a cell with 8 neighbours).
+//! machine's L3, which the non-temporal stores pass by). The wall data of a whole band is
+//! kept from step to step then too (a quarter of a byte a cell with 8 neighbours).
 
 use std::ops::Range;
 

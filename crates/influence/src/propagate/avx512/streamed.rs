@@ -172,18 +172,18 @@ struct Quad {
     own: [__m512; 2],
 }
 
-/// Two output rows, `first` and `second`, from the four rows `rows` around them (the one above the first,
-/// the two, the one below the second; `ends.w` cells each, starting a chunk), as
-/// [`chunk_step`] computes each, sharing what the two have in common: the loads of the
-/// middle rows and, with 8 neighbours, their cleaning and shifts (the row between them is
-/// one row's straight neighbours and the other's diagonals). With `PREFETCH`, the chunks of `ahead`
-/// and the row after it are asked for; with `STREAM`, the two rows are written past the
-/// caches where they start on 64-byte boundaries. [`stream`]'s rows and the fused
-/// pipeline's ([`Avx512`](super::Avx512)'s `RowKernel::pair`) both run it. With `SAVE`,
-/// the second middle row's values are also copied into the row `save` as they are read
-/// (for the pair below), so that the output may be the two middle rows themselves (a step in place,
-/// [`in_place`](super::super::in_place)): each chunk is read before the chunk before it is
-/// written.
+/// Two output rows, `first` and `second`, from the four rows `rows` around them (the one
+/// above the first, the two, the one below the second; `ends.w` cells each, starting a
+/// chunk), as [`chunk_step`] computes each, sharing what the two have in common: the loads
+/// of the middle rows and, with 8 neighbours, their cleaning and shifts (the row between
+/// them is one row's straight neighbours and the other's diagonals). With `PREFETCH`, the
+/// chunks of `ahead` and the row after it are asked for; with `STREAM`, the two rows are
+/// written past the caches where they start on 64-byte boundaries. [`stream`]'s rows and
+/// the fused pipeline's ([`Avx512`](super::Avx512)'s `RowKernel::pair`) both run it. With
+/// `SAVE`, the second middle row's values are also copied into the row `save` as they are
+/// read (for the pair below), so that the output may be the two middle rows themselves (a
+/// step in place, [`in_place`](super::super::in_place)): each chunk is read before the
+/// chunk before it is written.
 ///
 /// # Safety
 /// The CPU has AVX-512 F and BW; the four rows hold `ends.w` cells; `walls` is the wall
