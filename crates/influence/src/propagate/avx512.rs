@@ -123,6 +123,56 @@ impl<R, const EIGHT: bool> Avx512<R, EIGHT> {
     }
 }
 
+impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
+    /// [`streamed::pair`] over the four rows `rows` into the two rows `dst[..2]` (and with
+    /// `SAVE`, the second middle row's values into `dst[2]`), with the choices it is compiled
+    /// for made from `k` and `hints`: [`RowKernel::pair`] and
+    /// [`RowKernel::pair_in_place`] both end here.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F and BW (the kernel's value proves it), `q` is 0, and the
+    /// pointers are rows of `w` cells as [`streamed::pair`] asks.
+    ///
+    /// # Panics
+    /// If the wall data of the first three rows is not [`mask_len`](RowKernel::mask_len)
+    /// words, or with `SAVE`, if `hints` asks to write past the caches.
+    #[inline(always)]
+    unsafe fn streamed<const SAVE: bool>(
+        &self,
+        rows: [*const f32; 4],
+        masks: [&[u32]; 4],
+        dst: [*mut f32; 3],
+        w: usize,
+        k: &Coefs,
+        hints: Hints,
+    ) {
+        let len = self.mask_len(w);
+        assert!(masks[..3].iter().all(|m| m.len() == len), "wall data of the rows' width");
+        assert!(!(SAVE && hints.stream), "a row written over its input stays in the caches");
+        let floor = floors::<R>(k);
+        let (stream, ahead) = (hints.stream, hints.ahead);
+        let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
+        // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
+        let squares = self.gate_len(w) / 16;
+        macro_rules! run {
+            ($floor:literal, $stream:literal, $prefetch:literal) => {
+                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE>(
+                    rows,
+                    walls,
+                    dst,
+                    Ends::new(w),
+                    squares,
+                    ahead,
+                    Lanes::new(k),
+                )
+            };
+        }
+        // SAFETY: the caller promised the CPU and the rows; the wall data is `mask_len`
+        // words of `fill`'s for `q` 0 (asserted above); `Lanes::new` needs AVX-512 F only.
+        unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
+    }
+}
+
 /// [`Avx512::gate_len`] for chunks `q` cells before each multiple of 16: also where, in
 /// bits, a row's open squares follow its free cells (see [`fill`]).
 fn gate_len(width: usize, q: usize) -> usize {
@@ -191,38 +241,13 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         if self.q != 0 {
             return two_rows(self, values, masks, out, k, hints);
         }
-        let len = self.mask_len(w);
-        assert!(
-            values.iter().all(|v| v.len() == w)
-                && out[1].len() == w
-                && masks[..3].iter().all(|m| m.len() == len),
-            "rows of one width, and their wall data"
-        );
-        let floor = floors::<R>(k);
-        let (stream, ahead) = (hints.stream, hints.ahead);
+        assert!(values.iter().all(|v| v.len() == w) && out[1].len() == w, "rows of one width");
         let rows = [values[0].as_ptr(), values[1].as_ptr(), values[2].as_ptr(), values[3].as_ptr()];
-        let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
         let [first, second] = out;
-        let dst = [first.as_mut_ptr(), second.as_mut_ptr()];
-        // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
-        let squares = self.gate_len(w) / 16;
-        macro_rules! run {
-            ($floor:literal, $stream:literal, $prefetch:literal) => {
-                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream, false>(
-                    rows,
-                    walls,
-                    [dst[0], dst[1], std::ptr::null_mut()],
-                    Ends::new(w),
-                    squares,
-                    ahead,
-                    Lanes::new(k),
-                )
-            };
-        }
-        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows are `w`
-        // cells, the wall data `mask_len` words of `fill`'s for `q` 0 (asserted above), and
-        // `dst` two rows of `out`; `Lanes::new` needs AVX-512 F only.
-        unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
+        let dst = [first.as_mut_ptr(), second.as_mut_ptr(), std::ptr::null_mut()];
+        // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the four rows read
+        // and the two written (borrowed apart from them) are `w` cells (asserted above).
+        unsafe { self.streamed::<false>(rows, masks, dst, w, k, hints) }
     }
 
     /// With chunks from each row's start (`q` 0), [`pair`](streamed::pair) reading the two
@@ -241,50 +266,19 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         if self.q != 0 {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
-        let len = self.mask_len(w);
         assert!(
-            above.len() == w
-                && below.len() == w
-                && rows[1].len() == w
-                && saved[1].len() == w
-                && masks[..3].iter().all(|m| m.len() == len),
-            "rows of one width, and their wall data"
+            above.len() == w && below.len() == w && rows[1].len() == w && saved[1].len() == w,
+            "rows of one width"
         );
-        let floor = floors::<R>(k);
-        let ahead = hints.ahead;
-        let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
         let [one, two] = rows;
-        let dst = [one.as_mut_ptr(), two.as_mut_ptr()];
+        let dst = [one.as_mut_ptr(), two.as_mut_ptr(), saved[1].as_mut_ptr()];
         let src = [above.as_ptr(), dst[0].cast_const(), dst[1].cast_const(), below.as_ptr()];
-        let [_, second] = saved;
-        let save = second.as_mut_ptr();
-        // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
-        let squares = self.gate_len(w) / 16;
-        macro_rules! run {
-            ($floor:literal, $prefetch:literal) => {
-                streamed::pair::<R, EIGHT, $floor, $prefetch, false, true>(
-                    src,
-                    walls,
-                    [dst[0], dst[1], save],
-                    Ends::new(w),
-                    squares,
-                    ahead,
-                    Lanes::new(k),
-                )
-            };
-        }
+        // Written over its input: never past the caches.
+        let hints = Hints { stream: false, ..hints };
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows are `w`
         // cells (asserted above), the two written being the two middle ones read, and the
-        // saved row, borrowed apart from them, `w` cells too; the wall data is `mask_len`
-        // words of `fill`'s for `q` 0 (asserted above); `Lanes::new` needs AVX-512 F only.
-        unsafe {
-            match (floor, !ahead.is_null()) {
-                (true, true) => run!(true, true),
-                (true, false) => run!(true, false),
-                (false, true) => run!(false, true),
-                (false, false) => run!(false, false),
-            }
-        }
+        // saved row, borrowed apart from them, `w` cells too.
+        unsafe { self.streamed::<true>(src, masks, dst, w, k, hints) }
     }
 
     /// The rows of a single step in one loop ([`band`]), the choices [`row`] is compiled for
