@@ -23,14 +23,22 @@ use crate::space::{Connectivity, Grid};
 #[cfg(target_arch = "x86_64")]
 use super::avx512::Avx512;
 
+/// `$f::<R, EIGHT>(args)` for the decay kind of the diffusion `$d` and the connectivity of
+/// `$grid`: the one table from these run-time choices to the kernels compiled for them.
+macro_rules! by_rule {
+    ($d:expr, $grid:expr, $f:ident($($arg:expr),*)) => {
+        match ($d.kind(), $grid.connectivity()) {
+            (DecayKind::Exponential, Connectivity::Four) => $f::<Exp, false>($($arg),*),
+            (DecayKind::Exponential, Connectivity::Eight) => $f::<Exp, true>($($arg),*),
+            (DecayKind::Linear, Connectivity::Four) => $f::<Lin, false>($($arg),*),
+            (DecayKind::Linear, Connectivity::Eight) => $f::<Lin, true>($($arg),*),
+        }
+    };
+}
+
 /// Runs `pass` into `out` with the kernel for its decay kind and connectivity.
 pub(super) fn run(pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
-    match (pass.diffusion.kind(), pass.grid.connectivity()) {
-        (DecayKind::Exponential, Connectivity::Four) => widest::<Exp, false>(pass, out, scratch),
-        (DecayKind::Exponential, Connectivity::Eight) => widest::<Exp, true>(pass, out, scratch),
-        (DecayKind::Linear, Connectivity::Four) => widest::<Lin, false>(pass, out, scratch),
-        (DecayKind::Linear, Connectivity::Eight) => widest::<Lin, true>(pass, out, scratch),
-    }
+    by_rule!(pass.diffusion, pass.grid, widest(pass, out, scratch));
 }
 
 /// Whether a pass of one step on `grid` runs in place ([`in_place`]): on the AVX-512 kernel,
@@ -54,22 +62,7 @@ pub(super) fn run_in_place(
     scratch: &mut Scratch,
 ) {
     #[cfg(target_arch = "x86_64")]
-    {
-        let (w, kind) = (grid.width(), d.kind());
-        macro_rules! run {
-            ($rule:ty, $eight:literal) => {{
-                let kernel = Avx512::<$rule, $eight>::new().expect("AVX-512").for_rows(band, w);
-                // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
-                unsafe { avx512_in_place(kernel, grid, d, rows, band, scratch) }
-            }};
-        }
-        match (kind, grid.connectivity()) {
-            (DecayKind::Exponential, Connectivity::Four) => run!(Exp, false),
-            (DecayKind::Exponential, Connectivity::Eight) => run!(Exp, true),
-            (DecayKind::Linear, Connectivity::Four) => run!(Lin, false),
-            (DecayKind::Linear, Connectivity::Eight) => run!(Lin, true),
-        }
-    }
+    by_rule!(d, grid, avx512_in_place(grid, d, rows, band, scratch));
     #[cfg(not(target_arch = "x86_64"))]
     {
         let _ = (grid, d, rows, band, scratch);
@@ -133,22 +126,35 @@ unsafe fn avx2<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratc
     fused(kernel, pass, out, scratch);
 }
 
-/// [`in_place`] with the AVX-512 kernel, the loop over the pairs compiled for AVX-512 too, so
-/// that each pair's loop is inlined into it.
+/// [`in_place`] with the AVX-512 kernel for decay kind `R` and 8 neighbours or 4, the loop
+/// over the pairs compiled for AVX-512 too, so that each pair's loop is inlined into it.
 ///
-/// # Safety
-/// The CPU must support AVX-512 F and BW.
+/// # Panics
+/// Without AVX-512 F and BW ([`steps_in_place`] asks for them first).
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn avx512_in_place<K: RowKernel>(
-    kernel: K,
+fn avx512_in_place<R: Rule, const EIGHT: bool>(
     grid: &Grid,
     d: &Diffusion,
     rows: Range<usize>,
     band: &mut [f32],
     scratch: &mut Scratch,
 ) {
-    in_place(kernel, grid, d, rows, band, scratch);
+    /// # Safety
+    /// The CPU must support AVX-512 F and BW.
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn run<K: RowKernel>(
+        kernel: K,
+        grid: &Grid,
+        d: &Diffusion,
+        rows: Range<usize>,
+        band: &mut [f32],
+        scratch: &mut Scratch,
+    ) {
+        in_place(kernel, grid, d, rows, band, scratch);
+    }
+    let kernel = Avx512::<R, EIGHT>::new().expect("AVX-512").for_rows(band, grid.width());
+    // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
+    unsafe { run(kernel, grid, d, rows, band, scratch) }
 }
 
 /// [`fused`] with the AVX-512 kernel, with the pipeline around it compiled for AVX-512 too.
