@@ -151,6 +151,85 @@ proptest! {
     }
 }
 
+/// One thing done to a propagator, for [`clean_maps_and_mixed_ones_step_alike`].
+#[derive(Debug, Clone)]
+enum Action {
+    /// Write these seeds.
+    Seed(Vec<Seed>),
+    /// Write this value into the cell (by hand, through `values_mut`).
+    Edit(usize, f32),
+    /// Steps, several fused when more than one, these seeds written before each.
+    Step(usize, Vec<Seed>),
+    /// One step sliced to a budget of this many cells a call.
+    Slice(usize),
+    Clear,
+}
+
+fn action(len: usize) -> impl Strategy<Value = Action> {
+    let value = prop::sample::select(vec![-2.0f32, -0.0, f32::NAN, f32::INFINITY, 1e30, 0.5, 0.0]);
+    // Seeds of positive strength, mostly, as a layer of one team's influence has.
+    let strength = prop_oneof![6 => 0.0f32..6.0, 1 => -1.0f32..0.0, 1 => Just(-0.0f32)];
+    let mode = prop::sample::select(vec![Mode::Set, Mode::Add, Mode::Max]);
+    let seeds = prop::collection::vec((0..len, strength, mode), 0..4)
+        .prop_map(|v| v.into_iter().map(|(c, s, m)| Seed::new(c, s).with_mode(m)).collect::<Vec<_>>());
+    prop_oneof![
+        2 => seeds.clone().prop_map(Action::Seed),
+        1 => (0..len, value).prop_map(|(c, v)| Action::Edit(c, v)),
+        6 => (1usize..20, seeds).prop_map(|(n, s)| Action::Step(n, s)),
+        1 => (1usize..30).prop_map(Action::Slice),
+        1 => Just(Action::Clear),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The kernels skip their guards against negative values, −0, NaN and infinities on
+    /// maps the propagator knows are clean: whatever is written (negative seeds, values by
+    /// hand, a clear), its steps give the generic rule's bits. Widths to 69, so that the
+    /// rows between a map's first and last run as the kernels' plain loops.
+    #[test]
+    fn clean_maps_and_mixed_ones_step_alike(
+        ((grid, values), actions) in sized_map(70, 10).prop_flat_map(|m| {
+            let len = m.0.len();
+            (Just(m), prop::collection::vec(action(len), 1..12))
+        }),
+        d in diffusion(),
+    ) {
+        let values: Vec<f32> = values.iter().map(|v| v.abs()).collect();
+        let (mut fast, mut generic) = (with_values(&grid, d, &values), with_values(&grid, d, &values));
+        let plain = common::Generic(&grid);
+        for (i, a) in actions.iter().enumerate() {
+            match a {
+                Action::Seed(seeds) => {
+                    fast.write_seeds(&grid, seeds).unwrap();
+                    generic.write_seeds(&grid, seeds).unwrap();
+                }
+                Action::Edit(cell, v) => {
+                    fast.values_mut().values_mut()[*cell] = *v;
+                    generic.values_mut().values_mut()[*cell] = *v;
+                }
+                Action::Step(n, seeds) => {
+                    fast.step(&grid, Steps { count: *n, seeds, ..Steps::default() }).unwrap();
+                    for _ in 0..*n {
+                        generic.write_seeds(&grid, seeds).unwrap();
+                        generic.step(&plain, Steps::default()).unwrap();
+                    }
+                }
+                Action::Slice(budget) => {
+                    while !fast.step(&grid, Steps { budget: *budget, ..Steps::default() }).unwrap() {}
+                    generic.step(&plain, Steps::default()).unwrap();
+                }
+                Action::Clear => {
+                    fast.clear();
+                    generic.clear();
+                }
+            }
+            prop_assert_eq!(bits(fast.values()), bits(generic.values()), "after action {}: {:?}", i, a);
+        }
+    }
+}
+
 #[test]
 fn long_thin_and_tiny_grids_take_the_border_path() {
     for (w, h) in [(1, 1), (1, 7), (7, 1), (2, 2), (3, 3), (64, 3)] {

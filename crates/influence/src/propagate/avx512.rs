@@ -69,18 +69,25 @@ mod streamed;
 use streamed::{stream, Ends};
 
 /// `$run!(a, b, c)` with the three booleans as literals: one compiled function for each of
-/// the eight choices a row can be made with.
+/// the eight choices a row can be made with. With `; d`, `$run!(a, b, c, d)`: sixteen.
 macro_rules! each_choice {
-    ($run:ident, $a:expr, $b:expr, $c:expr) => {
+    ($run:ident, $a:expr, $b:expr, $c:expr $(, $d:literal)?) => {
         match ($a, $b, $c) {
-            (true, false, false) => $run!(true, false, false),
-            (false, false, false) => $run!(false, false, false),
-            (true, true, false) => $run!(true, true, false),
-            (false, true, false) => $run!(false, true, false),
-            (true, false, true) => $run!(true, false, true),
-            (false, false, true) => $run!(false, false, true),
-            (true, true, true) => $run!(true, true, true),
-            (false, true, true) => $run!(false, true, true),
+            (true, false, false) => $run!(true, false, false $(, $d)?),
+            (false, false, false) => $run!(false, false, false $(, $d)?),
+            (true, true, false) => $run!(true, true, false $(, $d)?),
+            (false, true, false) => $run!(false, true, false $(, $d)?),
+            (true, false, true) => $run!(true, false, true $(, $d)?),
+            (false, false, true) => $run!(false, false, true $(, $d)?),
+            (true, true, true) => $run!(true, true, true $(, $d)?),
+            (false, true, true) => $run!(false, true, true $(, $d)?),
+        }
+    };
+    ($run:ident, $a:expr, $b:expr, $c:expr; $d:expr) => {
+        if $d {
+            each_choice!($run, $a, $b, $c, true)
+        } else {
+            each_choice!($run, $a, $b, $c, false)
         }
     };
 }
@@ -155,8 +162,8 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
         // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
         let squares = self.gate_len(w) / 16;
         macro_rules! run {
-            ($floor:literal, $stream:literal, $prefetch:literal) => {
-                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE>(
+            ($floor:literal, $stream:literal, $prefetch:literal, $clean:literal) => {
+                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE, $clean>(
                     rows,
                     walls,
                     dst,
@@ -169,7 +176,7 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
         }
         // SAFETY: the caller promised the CPU and the rows; the wall data is `mask_len`
         // words of `fill`'s for `q` 0 (asserted above); `Lanes::new` needs AVX-512 F only.
-        unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
+        unsafe { each_choice!(run, floor, stream, !ahead.is_null(); k.clean) }
     }
 }
 
@@ -290,13 +297,13 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         assert_eq!(b.len, self.mask_len(b.width), "wall data of another width");
         let q = self.q;
         macro_rules! run {
-            ($floor:literal, $stream:literal, $prefetch:literal) => {
-                band::<R, EIGHT, $floor, $stream, $prefetch>(b, out, k, q)
+            ($floor:literal, $stream:literal, $prefetch:literal, $clean:literal) => {
+                band::<R, EIGHT, $floor, $stream, $prefetch, $clean>(b, out, k, q)
             };
         }
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; each row's wall data
         // has the length `row` reads (asserted just above; `Band::around` cuts rows of it).
-        unsafe { each_choice!(run, floor, stream, prefetch) }
+        unsafe { each_choice!(run, floor, stream, prefetch; k.clean) }
     }
 }
 
@@ -309,7 +316,14 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
 /// As [`row`]: the CPU has AVX-512 F and BW, and `b.len` is [`Avx512::mask_len`] of the
 /// width.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool, const PREFETCH: bool>(
+unsafe fn band<
+    R: Rule,
+    const EIGHT: bool,
+    const FLOOR: bool,
+    const STREAM: bool,
+    const PREFETCH: bool,
+    const CLEAN: bool,
+>(
     b: &Band<'_>,
     out: &mut [f32],
     k: &Coefs,
@@ -341,7 +355,7 @@ unsafe fn band<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool
     each(&Band { rows: (start, inner_start), ..*b }, top);
     // SAFETY: the caller promised the CPU and the wall data's length (for `q` 0); the rows
     // are inside the grid with a grid row either side.
-    unsafe { stream::<R, EIGHT, FLOOR, PREFETCH>(b, inner_start..inner_end, inner, k) };
+    unsafe { stream::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(b, inner_start..inner_end, inner, k) };
     each(&Band { rows: (inner_end, end), ..*b }, bottom);
 }
 
@@ -457,7 +471,8 @@ impl Lanes {
 
 /// One chunk of the rows above, here and below, as [`chunk_step`] reads it: with 8
 /// neighbours, each row's values with NaN and everything below +0 made +0 (`max_ps(x, 0)`;
-/// with 4, as they are), and the row here as it is, for its own value.
+/// with 4, or where the values are clean already, `CLEAN`, as they are), and the row here as
+/// it is, for its own value.
 #[derive(Clone, Copy)]
 struct Chunk {
     /// The rows above, here and below, made at least +0 with 8 neighbours.
@@ -470,8 +485,8 @@ impl Chunk {
     /// The chunk of the rows `[above, here, below]`.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn new<const EIGHT: bool>([a, h, b]: [__m512; 3]) -> Self {
-        if !EIGHT {
+    fn new<const EIGHT: bool, const CLEAN: bool>([a, h, b]: [__m512; 3]) -> Self {
+        if !EIGHT || CLEAN {
             return Self { clean: [a, h, b], own: h };
         }
         let zero = _mm512_setzero_ps();
@@ -503,6 +518,9 @@ fn imax(x: __m512, y: __m512) -> __m512 {
 /// carrying the straight neighbours' maximum. Returns the pending chunk, then this chunk's
 /// diagonal sources, for the chunk after.
 ///
+/// With `CLEAN` (see [`Coefs::clean`]), the values read are finite and at least +0: the
+/// 4-neighbour chain starts at the first of them, which is what its maximum with +0 gives.
+///
 /// The portable rule's maxima are chains `fmax(acc, x)` from 0, which pass over NaN and end
 /// at the largest of +0 and their other values, in any order (+0 on a tie of ±0: only a
 /// value above the +0 a chain starts from replaces it). With 8 neighbours every value is
@@ -519,7 +537,7 @@ fn imax(x: __m512, y: __m512) -> __m512 {
 /// diagonal sources), then shifted a lane right.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
+fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool, const CLEAN: bool>(
     [before, now, after]: [Chunk; 3],
     own: u16,
     [above, below]: [u16; 2],
@@ -535,7 +553,7 @@ fn chunk_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
     } else {
         // With 4 neighbours the values are as they are, and the chain from 0 is the float
         // one: sanitising first costs more than the integer maxima save.
-        _mm512_max_ps(r, _mm512_max_ps(l, _mm512_max_ps(b, _mm512_max_ps(a, zero))))
+        _mm512_max_ps(r, _mm512_max_ps(l, _mm512_max_ps(b, start::<CLEAN>(a))))
     };
     let mut m = carry::<R>(straight, k.straight);
     if FLOOR {
@@ -572,12 +590,28 @@ struct Pending {
     own: u16,
 }
 
-/// The chunk's new values: old + momentum · (m − old), 0 below the threshold, and 0 in walls.
+/// The start of a 4-neighbour maximum's chain from +0 with `x`: `max(x, +0)`, which is `x`
+/// itself where the values are clean (`CLEAN`: finite and at least +0, never −0).
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn settle(Pending { m, old, own }: Pending, k: Lanes) -> __m512 {
+fn start<const CLEAN: bool>(x: __m512) -> __m512 {
+    if CLEAN {
+        x
+    } else {
+        _mm512_max_ps(x, _mm512_setzero_ps())
+    }
+}
+
+/// The chunk's new values: old + momentum · (m − old), 0 below the threshold, and 0 in walls.
+/// With `CLEAN` the values are at least +0 (old and m are, and the lerp with a momentum in
+/// \[0, 1\] stays between them), so the threshold is compared with them, not their
+/// magnitudes.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn settle<const CLEAN: bool>(Pending { m, old, own }: Pending, k: Lanes) -> __m512 {
     let new = _mm512_add_ps(old, _mm512_mul_ps(k.momentum, _mm512_sub_ps(m, old)));
-    let keep = _mm512_mask_cmp_ps_mask::<_CMP_NLT_UQ>(own, _mm512_abs_ps(new), k.threshold);
+    let size = if CLEAN { new } else { _mm512_abs_ps(new) };
+    let keep = _mm512_mask_cmp_ps_mask::<_CMP_NLT_UQ>(own, size, k.threshold);
     _mm512_maskz_mov_ps(keep, new)
 }
 
@@ -678,7 +712,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     // SAFETY: whole chunks are those strictly between the first and the last, which lie
     // inside the rows.
     let whole = |j: usize| unsafe {
-        Chunk::new::<EIGHT>([
+        Chunk::new::<EIGHT, false>([
             _mm512_loadu_ps(base[0].add(16 * j)),
             _mm512_loadu_ps(base[1].add(16 * j)),
             _mm512_loadu_ps(base[2].add(16 * j)),
@@ -686,7 +720,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     };
     // SAFETY: the masks of the end chunks select cells inside the rows only.
     let part = |j: usize, lanes: u16| unsafe {
-        Chunk::new::<EIGHT>([
+        Chunk::new::<EIGHT, false>([
             _mm512_maskz_loadu_ps(lanes, base[0].wrapping_add(16 * j)),
             _mm512_maskz_loadu_ps(lanes, base[1].wrapping_add(16 * j)),
             _mm512_maskz_loadu_ps(lanes, base[2].wrapping_add(16 * j)),
@@ -698,7 +732,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
             _mm_prefetch::<_MM_HINT_T0>(read.wrapping_add(16 * j).cast());
         }
         let (own, squares) = bits(j);
-        chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
+        chunk_step::<R, EIGHT, FLOOR, false>(chunks, own, squares, sources, k)
     };
     // The first chunk and the last are partly outside the row (`head`, `tail`).
     let load = |j: usize, end: bool| match (j, end) {
@@ -708,7 +742,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     };
     let at = |j: usize| dst.wrapping_add(16 * j);
     let put = |j: usize, pending: Pending, end: bool| {
-        let new = settle(pending, k);
+        let new = settle::<false>(pending, k);
         // SAFETY: the masks of the end chunks select cells inside `out` only; chunks
         // strictly between the ends lie inside it, and streamed ones start on 64-byte
         // boundaries (`dst` does, checked above).
@@ -828,21 +862,26 @@ mod tests {
     /// Two rows at once ([`RowKernel::pair`], the fused pipeline's turn) give the portable
     /// kernel's two rows: 8 neighbours and 4, chunks from the row's start and at an offset,
     /// written past the caches or not, with and without prefetching, at every width to 70 and
-    /// a few wider, with walls and special values; nothing is written beside the rows.
+    /// a few wider, with walls and special values, or clean ones and the kernel told so
+    /// ([`Coefs::clean`]); nothing is written beside the rows.
     #[test]
     fn pairs_give_the_portable_kernels_bits() {
         if Avx512::<Exp, true>::new().is_none() {
             eprintln!("SKIP: this CPU has no AVX-512");
             return;
         }
-        fn check<const EIGHT: bool>(w: usize, seed: u64) {
+        fn check<const EIGHT: bool>(w: usize, seed: u64, clean: bool) {
             let conn = if EIGHT { Connectivity::Eight } else { Connectivity::Four };
             let mut grid = Grid::new(w, 4).unwrap().with_connectivity(conn);
             let mut next = crate::test_rng::xorshift(seed);
             for i in 0..4 * w {
                 grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
             }
-            let specials = [f32::NAN, f32::INFINITY, -1.0, -0.0, 1e-5];
+            let specials = if clean {
+                [0.0, 1e-40, 1e30, 1e-4, 1e-5]
+            } else {
+                [f32::NAN, f32::INFINITY, -1.0, -0.0, 1e-5]
+            };
             // Rows on a cache line: a layer's, as the fused pipeline's rings are.
             let values: Vec<crate::Layer> = (0..4)
                 .map(|y| {
@@ -889,8 +928,11 @@ mod tests {
                     got.values_mut().fill(9.0);
                     let (rows, rest) = got.values_mut().split_at_mut(2 * w);
                     let (one, two) = rows.split_at_mut(w);
+                    let k = Coefs { clean, ..k };
                     fast.pair(v, masks(&data), [one, two], &k, Hints { ahead, stream });
-                    let what = format!("width {w}, seed {seed}, eight {EIGHT}, offset {q}, stream {stream}");
+                    let what = format!(
+                        "width {w}, seed {seed}, eight {EIGHT}, offset {q}, stream {stream}, {clean}"
+                    );
                     assert_eq!(bits(one), bits(&want[0]), "{what}: the first row");
                     assert_eq!(bits(two), bits(&want[1]), "{what}: the second row");
                     assert!(rest.iter().all(|&x| x == 9.0), "{what}: a store past the rows");
@@ -898,8 +940,10 @@ mod tests {
             }
         }
         for w in (1..=70).chain([127, 128, 129, 256, 530]) {
-            check::<true>(w, w as u64 * 7 + 1);
-            check::<false>(w, w as u64 * 7 + 2);
+            for clean in [false, true] {
+                check::<true>(w, w as u64 * 7 + 1, clean);
+                check::<false>(w, w as u64 * 7 + 2, clean);
+            }
         }
     }
 

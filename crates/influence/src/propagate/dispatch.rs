@@ -53,19 +53,21 @@ pub(super) fn steps_in_place(grid: &Grid) -> bool {
 }
 
 /// One step of the rows `rows` of `grid`, held in `band`, in place, with the kernel for its
-/// decay kind and connectivity. Only where [`steps_in_place`] says so.
+/// decay kind and connectivity (`clean` as [`Pass::clean`]). Only where [`steps_in_place`]
+/// says so.
 pub(super) fn run_in_place(
     grid: &Grid,
     d: &Diffusion,
     rows: Range<usize>,
     band: &mut [f32],
     scratch: &mut Scratch,
+    clean: bool,
 ) {
     #[cfg(target_arch = "x86_64")]
-    by_rule!(d, grid, avx512_in_place(grid, d, rows, band, scratch));
+    by_rule!(d, grid, avx512_in_place(grid, d, rows, band, scratch, clean));
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (grid, d, rows, band, scratch);
+        let _ = (grid, d, rows, band, scratch, clean);
         unreachable!("steps run in place only on the AVX-512 kernel");
     }
 }
@@ -138,6 +140,7 @@ fn avx512_in_place<R: Rule, const EIGHT: bool>(
     rows: Range<usize>,
     band: &mut [f32],
     scratch: &mut Scratch,
+    clean: bool,
 ) {
     /// # Safety
     /// The CPU must support AVX-512 F and BW.
@@ -149,12 +152,13 @@ fn avx512_in_place<R: Rule, const EIGHT: bool>(
         rows: Range<usize>,
         band: &mut [f32],
         scratch: &mut Scratch,
+        clean: bool,
     ) {
-        in_place(kernel, grid, d, rows, band, scratch);
+        in_place(kernel, grid, d, rows, band, scratch, clean);
     }
     let kernel = Avx512::<R, EIGHT>::new().expect("AVX-512").for_rows(band, grid.width());
     // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
-    unsafe { run(kernel, grid, d, rows, band, scratch) }
+    unsafe { run(kernel, grid, d, rows, band, scratch, clean) }
 }
 
 /// [`fused`] with the AVX-512 kernel, with the pipeline around it compiled for AVX-512 too.
@@ -205,7 +209,15 @@ mod tests {
                 seed::apply(&grid, &mut want, &seeds, |_| {});
                 let mut out = vec![0.0; w * h];
                 run(
-                    &Pass { grid: &grid, diffusion: &d, input: &want, rows: 0..h, steps: 1, seeds: &[] },
+                    &Pass {
+                        grid: &grid,
+                        diffusion: &d,
+                        input: &want,
+                        rows: 0..h,
+                        steps: 1,
+                        seeds: &[],
+                        clean: false,
+                    },
                     &mut out,
                     &mut scratch,
                 );
@@ -215,7 +227,16 @@ mod tests {
             seed::apply(&grid, &mut input, &seeds, |_| {});
             let mut got = vec![0.0; w * h];
             run(
-                &Pass { grid: &grid, diffusion: &d, input: &input, rows: 0..h, steps, seeds: &seeds },
+                // The values and the seeds are clean: the kernel may be told so, or not.
+                &Pass {
+                    grid: &grid,
+                    diffusion: &d,
+                    input: &input,
+                    rows: 0..h,
+                    steps,
+                    seeds: &seeds,
+                    clean: case % 4 < 2,
+                },
                 &mut got,
                 &mut scratch,
             );

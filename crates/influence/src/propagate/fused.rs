@@ -123,6 +123,10 @@ pub(super) struct Coefs {
     pub(super) diagonal: f32,
     pub(super) momentum: f32,
     pub(super) threshold: f32,
+    /// Every value the step reads is finite and at least +0, never −0 (a propagator knows
+    /// when, see [`Bound`](super::bound::Bound)). The step's guards against other values
+    /// then change nothing, and a kernel may skip them; its outputs are clean too.
+    pub(super) clean: bool,
 }
 
 impl Coefs {
@@ -132,6 +136,7 @@ impl Coefs {
             diagonal: R::coef(d.decay(), grid.cell_size() * std::f32::consts::SQRT_2),
             momentum: d.momentum(),
             threshold: d.threshold(),
+            clean: false,
         }
     }
 }
@@ -318,7 +323,9 @@ fn fill_masks<K: RowKernel>(kernel: K, ring: &mut [u32], grid: &Grid, y: usize, 
 
 /// One pass: `steps` (≥ 1) steps of the output rows `rows`, from `input` (the whole map, with
 /// the seeds of the first step written), writing the walkable `seeds` (sorted by cell)
-/// before each later step. Blocked cells of `input` must hold values ≤ 0.
+/// before each later step. Blocked cells of `input` must hold values ≤ 0. With `clean`,
+/// every value of `input` and every seed's strength is finite and at least +0 (not −0),
+/// and their sums stay finite (see [`Coefs::clean`]).
 #[derive(Debug, Clone)]
 pub(super) struct Pass<'a> {
     pub grid: &'a Grid,
@@ -327,6 +334,7 @@ pub(super) struct Pass<'a> {
     pub rows: Range<usize>,
     pub steps: usize,
     pub seeds: &'a [Seed],
+    pub clean: bool,
 }
 
 /// Runs `pass` into `out` (its output rows only) with `kernel`.
@@ -338,11 +346,11 @@ pub(super) struct Pass<'a> {
 /// span's ends) is one [`RowKernel::row`].
 #[inline(always)]
 pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratch: &mut Scratch) {
-    let Pass { grid, diffusion, input, ref rows, steps, seeds } = *pass;
+    let Pass { grid, diffusion, input, ref rows, steps, seeds, clean } = *pass;
     let (w, h) = (grid.width(), grid.height());
     assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
     debug_assert!(rows.end <= h && out.len() == rows.len() * w);
-    let k = &kernel.coefs(grid, diffusion);
+    let k = &Coefs { clean, ..kernel.coefs(grid, diffusion) };
     // Whether this pass's output goes past the caches (the intermediate rings never do).
     let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);

@@ -27,7 +27,7 @@
 use std::ops::Range;
 
 use super::diffuse::Diffusion;
-use super::fused::{prefetched, zeros_like, Hints, RowKernel, Scratch, AHEAD};
+use super::fused::{prefetched, zeros_like, Coefs, Hints, RowKernel, Scratch, AHEAD};
 use crate::space::Grid;
 
 impl Scratch {
@@ -49,7 +49,8 @@ impl Scratch {
 
 /// One step of the rows `rows` of `grid`, held in `band`, written over them with `kernel`,
 /// whose wall data must be compact ([`RowKernel::layout`]), from the rows around the band
-/// saved in `scratch` ([`Scratch::save_halo`]).
+/// saved in `scratch` ([`Scratch::save_halo`]); with `clean`, every value of the map is
+/// finite and at least +0 (see [`Coefs::clean`]).
 ///
 /// # Panics
 /// If the kernel's wall data is not compact, or `band` does not hold the rows.
@@ -61,11 +62,12 @@ pub(super) fn in_place<K: RowKernel>(
     rows: Range<usize>,
     band: &mut [f32],
     scratch: &mut Scratch,
+    clean: bool,
 ) {
     let (w, h) = (grid.width(), grid.height());
     assert!(rows.end <= h && band.len() == rows.len() * w && scratch.halo.len() == 2 * w, "a band's rows");
     let layout = kernel.layout().expect("compact wall data");
-    let k = &kernel.coefs(grid, diffusion);
+    let k = &Coefs { clean, ..kernel.coefs(grid, diffusion) };
     let Scratch { values, kept, halo, .. } = scratch;
     // Wall data of the rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
@@ -132,14 +134,20 @@ mod tests {
 
     /// Bands of every height (one row, an odd number, the whole map), each stepped in place
     /// after all their halos are saved, give the generic rule's bits: on widths a multiple
-    /// of 16 and others, maps at any offset from a cache line, with special values.
+    /// of 16 and others, maps at any offset from a cache line, with special values, or with
+    /// clean ones (finite, at least +0) and the kernel told so.
     #[test]
     fn bands_stepped_in_place_give_the_generic_bits() {
         if !crate::simd::avx512() {
             return; // only the AVX-512 kernel steps in place
         }
-        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
-        for (w, h) in [(1, 1), (16, 1), (7, 4), (16, 5), (33, 6), (64, 9), (100, 8), (128, 13)] {
+        let any = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
+        let clean_ones = [0.0, 1e-5, 1e-40, 1e30, 0.0, 1e-4, 2.0];
+        for ((w, h), clean) in [(1, 1), (16, 1), (7, 4), (16, 5), (33, 6), (64, 9), (100, 8), (128, 13)]
+            .into_iter()
+            .flat_map(|size| [(size, false), (size, true)])
+        {
+            let specials = if clean { clean_ones } else { any };
             for conn in [Connectivity::Four, Connectivity::Eight] {
                 for d in [Diffusion::new(0.3, 0.5).unwrap(), Diffusion::linear(0.2, 0.8).unwrap()] {
                     let mut next = xorshift((w * 131 + h) as u64);
@@ -164,9 +172,10 @@ mod tests {
                         }
                         for (i, (rows, s)) in values.chunks_mut(band * w).zip(&mut scratch).enumerate() {
                             let r = i * band..i * band + rows.len() / w;
-                            dispatch::run_in_place(&grid, &d, r, rows, s);
+                            dispatch::run_in_place(&grid, &d, r, rows, s, clean);
                         }
-                        assert_eq!(bits(values), bits(&want), "{w}×{h}, {conn:?}, {d:?}, bands of {band}");
+                        let what = format!("{w}×{h}, {conn:?}, {d:?}, bands of {band}, clean {clean}");
+                        assert_eq!(bits(values), bits(&want), "{what}");
                     }
                 }
             }
@@ -195,6 +204,26 @@ mod tests {
                 let want = generic(&grid, &want, &d);
                 p.step(&grid, Steps { seeds: &seeds, parallel, ..Steps::default() }).unwrap();
                 assert_eq!(bits(p.values().values()), bits(&want), "{conn:?}, parallel {parallel}");
+            }
+            // A map no longer clean (a large negative value, a −0 and a NaN written by hand)
+            // steps with the kernel's guards again, as after a negative seed.
+            let edits = [(7000, -1e6), (7001, -0.0), (300_000, f32::NAN)];
+            let negative = [super::super::Seed::new(9000, -2.0)];
+            for round in 0..3 {
+                let mut want = p.values().values().to_vec();
+                if round == 0 {
+                    for (cell, v) in edits {
+                        p.values_mut().values_mut()[cell] = v;
+                        want[cell] = v;
+                    }
+                }
+                let seeds: &[_] = if round == 1 { &negative } else { &seeds };
+                for s in seeds {
+                    want[s.cell] = s.strength;
+                }
+                let want = generic(&grid, &want, &d);
+                p.step(&grid, Steps { seeds, ..Steps::default() }).unwrap();
+                assert_eq!(bits(p.values().values()), bits(&want), "{conn:?}, round {round}");
             }
         }
     }

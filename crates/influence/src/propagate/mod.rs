@@ -91,6 +91,7 @@
 
 #[cfg(target_arch = "x86_64")]
 mod avx512;
+mod bound;
 mod diffuse;
 mod dispatch;
 mod events;

@@ -1,5 +1,6 @@
 //! The double-buffered diffusion state, stepped whole, fused, sliced or in parallel.
 
+use super::bound::{Bound, Seeds};
 use super::diffuse::{generic_cells, Diffusion};
 use super::dispatch;
 use super::fused::{Pass, Scratch};
@@ -109,6 +110,8 @@ pub struct Propagator {
     cursor: usize,
     /// The front may hold values in blocked cells (after `values_mut`).
     dirty: bool,
+    /// What is known of the front's values: whether the kernels may take them as clean.
+    bound: Bound,
     /// Ring rows of the grid kernel, one set per band of rows.
     scratch: Vec<Scratch>,
     /// The walkable seeds of fused steps, sorted by cell.
@@ -125,6 +128,7 @@ impl Propagator {
             front,
             cursor: 0,
             dirty: false,
+            bound: Bound::Clean(0.0),
             scratch: Vec::new(),
             sorted: Vec::new(),
         }
@@ -164,6 +168,7 @@ impl Propagator {
     /// ```
     pub fn values_mut(&mut self) -> &mut Layer {
         self.dirty = true;
+        self.bound = Bound::Unknown;
         &mut self.front
     }
 
@@ -197,6 +202,7 @@ impl Propagator {
         self.back.fill(0.0);
         self.cursor = 0;
         self.dirty = false;
+        self.bound = Bound::Clean(0.0);
     }
 
     /// Whether a sliced step has started and not finished.
@@ -216,6 +222,7 @@ impl Propagator {
         self.check_len(space.len());
         seed::check(space.len(), seeds)?;
         seed::apply(space, self.front.values_mut(), seeds, |_| {});
+        self.bound = self.bound.seeded(&Seeds::of(seeds));
         Ok(())
     }
 
@@ -254,24 +261,27 @@ impl Propagator {
         #[cfg(not(feature = "rayon"))]
         let bands = 1; // `steps.parallel` asks for threads, which only rayon gives
         let len = space.len();
+        let summary = Seeds::of(steps.seeds);
         let (mut left, mut budget) = (steps.count, steps.budget.max(1));
         while left > 0 && budget > 0 {
             if self.cursor == 0 {
                 if let Some(grid) = space.as_grid() {
                     let whole = left.min(budget / len);
                     if whole > 0 {
-                        self.passes(grid, whole, steps.seeds, bands);
+                        self.passes(grid, whole, steps.seeds, &summary, bands);
                         left -= whole;
                         budget -= whole * len;
                         continue;
                     }
                 }
                 seed::apply(space, self.front.values_mut(), steps.seeds, |_| {});
+                self.bound = self.bound.seeded(&summary);
             }
             let (start, end) = (self.cursor, self.cursor.saturating_add(budget).min(len));
             self.cells(space, end);
             budget -= end - start;
             if self.advance(end) {
+                self.bound = self.bound.stepped();
                 left -= 1;
             }
         }
@@ -299,6 +309,7 @@ impl Propagator {
                 rows: a / w..b / w,
                 steps: 1,
                 seeds: &[],
+                clean: false,
             };
             if self.scratch.is_empty() {
                 self.scratch.push(Scratch::default());
@@ -308,10 +319,13 @@ impl Propagator {
         generic_cells(grid, self.front.values(), self.back.values_mut(), &self.diffusion, b..end);
     }
 
-    /// `n` whole fused steps from a step boundary, each after writing the checked `seeds`,
-    /// in up to `bands` bands of rows (in parallel with rayon).
-    fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], bands: usize) {
+    /// `n` whole fused steps from a step boundary, each after writing the checked `seeds`
+    /// (`summary` of them), in up to `bands` bands of rows (in parallel with rayon).
+    fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], summary: &Seeds, bands: usize) {
         self.begin(grid);
+        if self.bound.wants_scan() {
+            self.bound = Bound::scan(self.front.values());
+        }
         self.sorted.clear();
         // Only the steps after a pass's first read the sorted seeds (the first finds them
         // written into its input): a single step skips the sort.
@@ -338,6 +352,8 @@ impl Propagator {
         while left > 0 {
             let steps = left.min(per_pass);
             seed::apply(grid, self.front.values_mut(), seeds, |_| {});
+            let clean;
+            (clean, self.bound) = self.bound.through(steps, summary);
             // A step alone on a map beyond the L2 is written over its input; others into
             // the other buffer, then swapped.
             let in_place = steps == 1 && dispatch::steps_in_place(grid);
@@ -356,10 +372,10 @@ impl Propagator {
                 let rows = i * band..i * band + out.len() / w;
                 match input {
                     Some(input) => {
-                        let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted };
+                        let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted, clean };
                         dispatch::run(&pass, out, scratch);
                     }
-                    None => dispatch::run_in_place(grid, diffusion, rows, out, scratch),
+                    None => dispatch::run_in_place(grid, diffusion, rows, out, scratch, clean),
                 }
             };
             #[cfg(feature = "rayon")]

@@ -14,7 +14,7 @@
 
 use std::ops::Range;
 
-use super::fused::{Band, KeptWalls, Pass, RowKernel};
+use super::fused::{Band, Coefs, KeptWalls, Pass, RowKernel};
 use crate::space::Grid;
 
 /// Maps of more cells than this (a 4 MiB layer) step through the pipeline: beyond the
@@ -72,13 +72,13 @@ pub(super) fn single<K: RowKernel>(
     out: &mut [f32],
     kept: &mut KeptWalls,
 ) -> bool {
-    let Pass { grid, diffusion, input, ref rows, steps, seeds: _ } = *pass;
+    let Pass { grid, diffusion, input, ref rows, steps, seeds: _, clean } = *pass;
     let Some(layout) = kernel.layout() else { return false };
     if steps != 1 || input.len() > KEEP_CELLS || rows.is_empty() {
         return false;
     }
     let (w, h) = (grid.width(), grid.height());
-    let k = &kernel.coefs(grid, diffusion);
+    let k = &Coefs { clean, ..kernel.coefs(grid, diffusion) };
     // Wall data of the output rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
     let (walls, zeros, none) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
@@ -220,7 +220,10 @@ mod tests {
                         *v = if grid.is_walkable(i) { (next() % 1000) as f32 / 100.0 } else { 0.0 };
                     }
                     let input = &buffer[offset..][..w * h];
-                    let pass = Pass { grid: &grid, diffusion: &d, input, rows: 0..h, steps: 1, seeds: &[] };
+                    // The values are clean: the kernel may be told so, or not.
+                    let clean = round % 2 == 0;
+                    let pass =
+                        Pass { grid: &grid, diffusion: &d, input, rows: 0..h, steps: 1, seeds: &[], clean };
                     let mut out = vec![9.0; w * h];
                     dispatch::run(&pass, &mut out, &mut scratch);
                     assert_eq!(

@@ -14,7 +14,7 @@ use std::arch::x86_64::{
 
 use super::super::diffuse::Rule;
 use super::super::fused::{Band, Coefs, AHEAD};
-use super::{carry, chunk_step, gate_len, imax, in_order, left, right, settle, Chunk, Lanes, Pending};
+use super::{carry, chunk_step, gate_len, imax, in_order, left, right, settle, start, Chunk, Lanes, Pending};
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
 /// (`q` 0), without the work [`row`](super::row) does at each row's ends: the loads of the
@@ -33,7 +33,13 @@ use super::{carry, chunk_step, gate_len, imax, in_order, left, right, settle, Ch
 /// [`mask_len`](super::super::fused::RowKernel::mask_len) of the width for `q` 0.
 #[inline]
 #[target_feature(enable = "avx512f,avx512bw")]
-pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: bool>(
+pub(super) unsafe fn stream<
+    R: Rule,
+    const EIGHT: bool,
+    const FLOOR: bool,
+    const PREFETCH: bool,
+    const CLEAN: bool,
+>(
     b: &Band<'_>,
     rows: std::ops::Range<usize>,
     out: &mut [f32],
@@ -65,7 +71,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
             // above's in `b.walls` (asserted above), and their cells in `out`.
             unsafe {
                 let (here, bits, dst) = (here.add(r * w), bits.add(r * stride), dst.add(r * w));
-                pair::<R, EIGHT, FLOOR, PREFETCH, false, false>(
+                pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN>(
                     [here.sub(w), here, here.add(w), here.add(2 * w)],
                     [bits.sub(stride), bits, bits.add(stride)],
                     [dst, dst.add(w), std::ptr::null_mut()],
@@ -82,7 +88,7 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
         // that row and the rows above and below, all inside the grid (asserted above).
         let load = |j: usize, end: bool| unsafe {
             let at = here.add(r * w);
-            Chunk::new::<EIGHT>([
+            Chunk::new::<EIGHT, CLEAN>([
                 ends.load(at.sub(w), j, end),
                 ends.load(at, j, end),
                 ends.load(at.add(w), j, end),
@@ -105,9 +111,11 @@ pub(super) unsafe fn stream<R: Rule, const EIGHT: bool, const FLOOR: bool, const
                 _mm_prefetch::<_MM_HINT_T0>(here.wrapping_add((r + AHEAD) * w + 16 * j).cast());
             }
             let (own, squares) = walls(j);
-            chunk_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
+            chunk_step::<R, EIGHT, FLOOR, CLEAN>(chunks, own, squares, sources, k)
         };
-        in_order(ends.chunks, zero, _mm512_setzero_ps(), load, step, |j, p, end| put(j, settle(p, k), end));
+        in_order(ends.chunks, zero, _mm512_setzero_ps(), load, step, |j, p, end| {
+            put(j, settle::<CLEAN>(p, k), end);
+        });
         r += 1;
     }
 }
@@ -183,7 +191,8 @@ struct Quad {
 /// `SAVE`, the second middle row's values are also copied into the row `save` as they are
 /// read (for the pair below), so that the output may be the two middle rows themselves (a
 /// step in place, [`in_place`](super::super::in_place)): each chunk is read before the
-/// chunk before it is written.
+/// chunk before it is written. With `CLEAN`, the values read are clean already
+/// ([`Coefs::clean`](super::super::fused::Coefs)), and neither cleaned nor taken as magnitudes.
 ///
 /// # Safety
 /// The CPU has AVX-512 F and BW; the four rows hold `ends.w` cells; `walls` is the wall
@@ -200,6 +209,7 @@ pub(super) unsafe fn pair<
     const PREFETCH: bool,
     const STREAM: bool,
     const SAVE: bool,
+    const CLEAN: bool,
 >(
     rows: [*const f32; 4],
     walls: [*const u16; 3],
@@ -212,7 +222,7 @@ pub(super) unsafe fn pair<
     let (w, dst) = (ends.w, [first, second]);
     let zero = _mm512_setzero_ps();
     // With 8 neighbours the maxima are integer ones, of values made at least +0 (`Chunk`).
-    let clean = |x: __m512| if EIGHT { _mm512_max_ps(x, zero) } else { x };
+    let clean = |x: __m512| if EIGHT && !CLEAN { _mm512_max_ps(x, zero) } else { x };
     // SAFETY: the caller promised the four rows, and with `SAVE` the row to save into.
     let load = |j: usize, end: bool| unsafe {
         let rows = [
@@ -260,10 +270,10 @@ pub(super) unsafe fn pair<
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(16 * j + w).cast());
         }
         let (own, squares) = bits(j);
-        pair_step::<R, EIGHT, FLOOR>(chunks, own, squares, sources, k)
+        pair_step::<R, EIGHT, FLOOR, CLEAN>(chunks, own, squares, sources, k)
     };
     in_order(ends.chunks, none, [zero; 2], load, step, |j, p: [Pending; 2], end| {
-        put(j, end, [settle(p[0], k), settle(p[1], k)]);
+        put(j, end, [settle::<CLEAN>(p[0], k), settle::<CLEAN>(p[1], k)]);
     });
     if stream {
         _mm_sfence();
@@ -275,7 +285,7 @@ pub(super) unsafe fn pair<
 /// squares above the first, between the two and below the second.
 #[inline]
 #[target_feature(enable = "avx512f")]
-fn pair_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
+fn pair_step<R: Rule, const EIGHT: bool, const FLOOR: bool, const CLEAN: bool>(
     [before, now, after]: [Quad; 3],
     own: [u16; 2],
     [above, between, below]: [u16; 3],
@@ -293,7 +303,7 @@ fn pair_step<R: Rule, const EIGHT: bool, const FLOOR: bool>(
         // As `chunk_step` with 4 neighbours: the float chain from 0, as the values are.
         let straight = |up: __m512, down: __m512, l: __m512, r: __m512| {
             let m = carry::<R>(
-                _mm512_max_ps(r, _mm512_max_ps(l, _mm512_max_ps(down, _mm512_max_ps(up, zero)))),
+                _mm512_max_ps(r, _mm512_max_ps(l, _mm512_max_ps(down, start::<CLEAN>(up)))),
                 k.straight,
             );
             if FLOOR {
