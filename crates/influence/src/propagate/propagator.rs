@@ -324,7 +324,7 @@ impl Propagator {
     fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], summary: &Seeds, bands: usize) {
         self.begin(grid);
         if self.bound.wants_scan() {
-            self.bound = Bound::scan(self.front.values());
+            self.bound = Bound::scan(self.front.values_mut());
         }
         self.sorted.clear();
         // Only the steps after a pass's first read the sorted seeds (the first finds them
@@ -398,14 +398,21 @@ impl Propagator {
         assert_eq!(len, self.front.len(), "propagator was not made for this space");
     }
 
-    /// Before a new step, clears blocked cells if needed.
+    /// Before a new step, after the map was edited by hand, clears its blocked cells and
+    /// finds its bound, in one pass over it.
     fn begin<S: Space>(&mut self, space: &S) {
         if self.cursor == 0 && self.dirty {
-            for (i, v) in self.front.values_mut().iter_mut().enumerate() {
-                if !space.is_walkable(i) {
-                    *v = 0.0;
+            let values = self.front.values_mut();
+            self.bound = if let Some(grid) = space.as_grid() {
+                Bound::of_cleared(values, grid.blocked())
+            } else {
+                for (i, v) in values.iter_mut().enumerate() {
+                    if !space.is_walkable(i) {
+                        *v = 0.0;
+                    }
                 }
-            }
+                Bound::scan(values)
+            };
             self.dirty = false;
         }
     }
