@@ -13,6 +13,7 @@
 //! | `stamp_anywhere` | the same anywhere in their cells (exact positions, each its own offset) | `reference::stamp` | `baseline::TemplateStamper` at the nearest centre | map cell |
 //! | `algebra` | `Analysis::update` of two teams | `reference::analysis` | — | map cell |
 //! | `diffuse4`, `diffuse8` | one `Propagator::step` (seeds written first) on a 4- or 8-connected map with ~10 % walls | `reference::DiffusionReference::step` | `baseline::FlatStep` (no walls, one thread) | map cell |
+//! | `edited8` | `diffuse8`'s step after a cell is written through `Propagator::values_mut` (as a stamper writes a frame's sources): the step first clears the map's walls and finds its bound in one pass | the same | the same | map cell |
 //! | `fused4`, `fused8` | `Propagator::step` of 16 steps: fused into one pass over memory, except where the library takes single steps as the faster (AVX-512, maps in the caches: at most 2²⁰ cells on AMD's CPUs, 2¹⁸ on others) | 16 `reference::DiffusionReference::step`s | 16 `baseline::FlatStep` steps | map cell and step |
 //! | `steady` | `SteadyState::solve` (decay 0.5 per cell, momentum 1, one seed per 256 cells) | `reference::iterate_until_still`: the reference step iterated until a step changes nothing | `baseline::iterate_to_still`: the library's step, iterated so | map cell, per solve |
 //! | `steady_far` | the same with decay 0.05 per cell (about 180 steps to converge) | the same | the same | map cell, per solve |
@@ -88,10 +89,31 @@ const KERNELS: &[Kernel] = &[
     Kernel { name: "stamp_centred", setup: |size, _| stamp(size, Placed::Centres), parallel: false },
     Kernel { name: "stamp_anywhere", setup: |size, _| stamp(size, Placed::Anywhere), parallel: false },
     Kernel { name: "algebra", setup: |size, _| algebra(size), parallel: false },
-    Kernel { name: "diffuse4", setup: |size, t| diffuse(size, Connectivity::Four, 1, t), parallel: true },
-    Kernel { name: "diffuse8", setup: |size, t| diffuse(size, Connectivity::Eight, 1, t), parallel: true },
-    Kernel { name: "fused4", setup: |size, t| diffuse(size, Connectivity::Four, FUSED, t), parallel: true },
-    Kernel { name: "fused8", setup: |size, t| diffuse(size, Connectivity::Eight, FUSED, t), parallel: true },
+    Kernel {
+        name: "diffuse4",
+        setup: |size, t| diffuse(size, Connectivity::Four, 1, t, false),
+        parallel: true,
+    },
+    Kernel {
+        name: "diffuse8",
+        setup: |size, t| diffuse(size, Connectivity::Eight, 1, t, false),
+        parallel: true,
+    },
+    Kernel {
+        name: "edited8",
+        setup: |size, t| diffuse(size, Connectivity::Eight, 1, t, true),
+        parallel: false,
+    },
+    Kernel {
+        name: "fused4",
+        setup: |size, t| diffuse(size, Connectivity::Four, FUSED, t, false),
+        parallel: true,
+    },
+    Kernel {
+        name: "fused8",
+        setup: |size, t| diffuse(size, Connectivity::Eight, FUSED, t, false),
+        parallel: true,
+    },
     Kernel { name: "steady", setup: |size, _| steady(size, 0.5), parallel: false },
     Kernel { name: "steady_far", setup: |size, _| steady(size, 0.05), parallel: false },
     Kernel { name: "flood", setup: |size, _| flood(size), parallel: false },
@@ -344,8 +366,9 @@ fn seeds(grid: &Grid) -> Vec<Seed> {
 }
 
 /// `steps` diffusion steps per run (fused into one pass over memory when more than one) on
-/// `threads` threads, timed per cell and step, against as many reference steps.
-fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize) -> Runs {
+/// `threads` threads, timed per cell and step, against as many reference steps; with
+/// `edit`, each run first writes a seed's cell through `values_mut`, as a stamper does.
+fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize, edit: bool) -> Runs {
     let grid = walled(size, connectivity);
     let seeds = seeds(&grid);
     let d = Diffusion::new(0.3, 0.5).expect("valid");
@@ -363,6 +386,9 @@ fn diffuse(size: usize, connectivity: Connectivity, steps: usize, threads: usize
     let mut flat = FlatStep::new(size, size, p.values().values().to_vec(), &d, eight);
     (
         Box::new(move || {
+            if edit {
+                p.values_mut().values_mut()[seeds[0].cell] = seeds[0].strength;
+            }
             // On several threads, this runs in their pool (see the module docs).
             let run = Steps { count: steps, seeds: &seeds, parallel: threads > 1, ..Steps::default() };
             drop(p.step(&grid, run));

@@ -95,7 +95,8 @@ enum Command {
     ///
     /// Kernels: stamp, stamp_centred and stamp_anywhere (sources at cell corners, centres or
     /// anywhere), algebra, diffuse4 and diffuse8 (one diffusion step on a 4- or 8-connected
-    /// map with ~10 % walls), fused4 and fused8 (16 steps fused in one pass, per step), steady
+    /// map with ~10 % walls), edited8 (diffuse8's step after a cell is written by hand, as a
+    /// stamper writes), fused4 and fused8 (16 steps fused in one pass, per step), steady
     /// and steady_far (the steady state per solve, against the step iterated until nothing
     /// changes), flood (the chase flood fill, per cell it heats, against a plain whole-map
     /// version), frame (one frame of a game). Each is measured beside its reference, careful

@@ -6,7 +6,7 @@ mod common;
 use common::{influence, influence_ok};
 
 /// Each kernel with the thread counts it is measured at, in the documented order.
-const KERNELS: [(&str, u64); 16] = [
+const KERNELS: [(&str, u64); 17] = [
     ("stamp", 1),
     ("stamp_centred", 1),
     ("stamp_anywhere", 1),
@@ -15,6 +15,7 @@ const KERNELS: [(&str, u64); 16] = [
     ("diffuse4", 2),
     ("diffuse8", 1),
     ("diffuse8", 2),
+    ("edited8", 1),
     ("fused4", 1),
     ("fused4", 2),
     ("fused8", 1),
