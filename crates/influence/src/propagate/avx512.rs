@@ -33,6 +33,13 @@
 //!   ready. Both changes together made the 8-neighbour step about 6 % faster on Zen 5.
 //! * With exponential decay and a factor above 0, the product of a non-negative maximum is
 //!   never negative or NaN, so the maximum with 0 after it is skipped.
+//! * Where the propagator knows every value is finite and at least +0 ([`Coefs::clean`],
+//!   [`Bound`](super::bound::Bound)), the rows between a map's first and last run without
+//!   the guards against other values (`CLEAN`): the maximum with 0 that starts the
+//!   4-neighbour chain, the 8-neighbour cleaning of each value read, and the absolute
+//!   value before the threshold cut. On an Intel Xeon core, single steps at 256² took
+//!   0.118–0.119 ns a cell instead of 0.128 (4 neighbours) and 0.201–0.206 instead of
+//!   0.223–0.229 (8).
 //! * The first step of a pass prefetches the input a few rows ahead: on maps beyond the
 //!   caches that made a single step about a fifth faster.
 //! * On maps beyond the caches a pass of several steps writes its output with

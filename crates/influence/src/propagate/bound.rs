@@ -5,18 +5,19 @@
 //! a magnitude. On a map whose values are all finite and at least +0 (never −0), those
 //! guards change nothing: the AVX-512 kernel then skips the maximum with 0 that starts each
 //! chain (4 neighbours), the cleaning of each value read (8 neighbours) and the absolute
-//! value before the cut, one of about 12 vector operations a chunk with 4 neighbours and 3
-//! of 23 with 8 (see [`Coefs::clean`](super::fused::Coefs)).
+//! value before the cut: two of 13 vector operations a chunk with 4 neighbours and 3 of 23
+//! with 8 (see [`Coefs::clean`](super::fused::Coefs)).
 //!
 //! Steps keep such a map clean: each cell's maximum is at least +0 and at most the largest
 //! value (every factor is at most 1, every linear decay at least 0), and the lerp towards it
 //! with a momentum in \[0, 1\] stays between the two (rounded, never to −0). So the
 //! propagator tracks a bound: [`Bound::Clean`] with the largest value a cell may hold, which
 //! seeds raise and each step may raise by a rounding, kept far below `f32::MAX` so that no
-//! sum or rounding on the way can overflow. Anything else it cannot follow (a negative seed,
-//! an edit through `values_mut`) makes the bound unknown, and the next step scans the map: a
-//! read of every value, a fraction of a step. A map found mixed (negative influence, say)
-//! is scanned again every [`RESCAN`] steps, since steps relax negative values towards 0.
+//! sum or rounding on the way can overflow. An edit through `values_mut` makes the bound
+//! unknown, and the next step finds it in the pass that clears the map's walls (one pass,
+//! compiled for AVX2 where the CPU has it: the only `unsafe` here). A seed of another
+//! strength makes the map mixed; a mixed map (negative influence, say) is scanned again
+//! every [`RESCAN`] steps, since steps relax negative values towards 0.
 
 #![allow(unsafe_code)]
 

@@ -151,7 +151,10 @@ impl Propagator {
 
     /// The current map, to edit by hand or stamp into. Values left in blocked cells are
     /// cleared before the next step — so after blocking cells of the space, call this (and
-    /// drop the result) to keep influence from leaking through the new walls.
+    /// drop the result) to keep influence from leaking through the new walls. That step
+    /// first reads the whole map once, to clear the walls and to learn whether every value
+    /// is finite and at least +0, which the grid kernels step faster (see the
+    /// [module docs](super#speed)); [`write_seeds`](Self::write_seeds) needs no such pass.
     ///
     /// ```
     /// use influence::{propagate::{Diffusion, Propagator, Steps}, Cell, Falloff, Grid, Source, Stamper};
