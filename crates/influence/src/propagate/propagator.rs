@@ -401,21 +401,21 @@ impl Propagator {
         assert_eq!(len, self.front.len(), "propagator was not made for this space");
     }
 
-    /// Before a new step, after the map was edited by hand, clears its blocked cells and
-    /// finds its bound, in one pass over it.
+    /// Before a new step, after the map was edited by hand, clears its blocked cells and,
+    /// on a grid, finds its bound, in one pass over it.
     fn begin<S: Space>(&mut self, space: &S) {
         if self.cursor == 0 && self.dirty {
             let values = self.front.values_mut();
-            self.bound = if let Some(grid) = space.as_grid() {
-                Bound::of_cleared(values, grid.blocked())
+            if let Some(grid) = space.as_grid() {
+                self.bound = Bound::of_cleared(values, grid.blocked());
             } else {
+                // Other spaces run the generic rule, which needs no bound.
                 for (i, v) in values.iter_mut().enumerate() {
                     if !space.is_walkable(i) {
                         *v = 0.0;
                     }
                 }
-                Bound::scan(values)
-            };
+            }
             self.dirty = false;
         }
     }
