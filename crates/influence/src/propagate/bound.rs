@@ -14,10 +14,11 @@
 //! propagator tracks a bound: [`Bound::Clean`] with the largest value a cell may hold, which
 //! seeds raise and each step may raise by a rounding, kept far below `f32::MAX` so that no
 //! sum or rounding on the way can overflow. An edit through `values_mut` makes the bound
-//! unknown, and the next step finds it in the pass that clears the map's walls (one pass,
-//! compiled for AVX2 where the CPU has it: the only `unsafe` here). A seed of another
-//! strength makes the map mixed; a mixed map (negative influence, say) is scanned again
-//! every [`RESCAN`] steps, since steps relax negative values towards 0.
+//! unknown, and the next step finds it in the pass that clears the map's walls
+//! ([`Bound::of_cleared`]; one pass, compiled for AVX2 where the CPU has it: the only
+//! `unsafe` here). A seed of another strength makes the map mixed; a mixed map (negative
+//! influence, say) takes that pass again every [`RESCAN`] steps, since steps relax negative
+//! values towards 0.
 
 #![allow(unsafe_code)]
 
@@ -40,29 +41,20 @@ const ROUNDING: f64 = 1.0 + 1.0 / (1 << 20) as f64;
 pub(super) enum Bound {
     /// Every value is finite, at least +0 (not −0) and at most this (at most [`LIMIT`]).
     Clean(f64),
-    /// Nothing: scan before the next step.
+    /// Nothing: find it before the next step.
     Unknown,
-    /// Some value may be negative, −0, NaN, infinite or beyond [`LIMIT`]: scan again after
+    /// Some value may be negative, −0, NaN, infinite or beyond [`LIMIT`]: look again after
     /// this many more steps.
     Mixed(u32),
 }
 
 impl Bound {
-    /// The bound of `values`, from one read of them (they are not written).
-    pub(super) fn scan(values: &mut [f32]) -> Self {
-        Self::of_top(top_bits(values, None))
-    }
-
     /// The bound of `values` once the cells `blocked` (one flag a value) are set to +0,
     /// which this does in the same pass.
     pub(super) fn of_cleared(values: &mut [f32], blocked: &[bool]) -> Self {
-        Self::of_top(top_bits(values, Some(blocked)))
-    }
-
-    /// The bound of values whose largest bits, as an unsigned integer, are `top`.
-    fn of_top(top: u32) -> Self {
         // As unsigned integers, the bits of floats from +0 to +∞ sort as the floats do, and
         // every negative value (−0 too) and NaN sorts above +∞.
+        let top = top_bits(values, blocked);
         if top <= LIMIT_BITS {
             Self::Clean(f64::from(f32::from_bits(top)))
         } else {
@@ -75,7 +67,8 @@ impl Bound {
         matches!(self, Self::Clean(_))
     }
 
-    /// Whether the map should be scanned before the next step.
+    /// Whether the bound should be found again ([`of_cleared`](Self::of_cleared)) before the
+    /// next step.
     pub(super) fn wants_scan(self) -> bool {
         matches!(self, Self::Unknown | Self::Mixed(0))
     }
@@ -123,18 +116,18 @@ impl Bound {
     }
 }
 
-/// The largest bits, as unsigned integers, of `values`, with the cells `blocked` (if
-/// given) set to +0 first: [`top_bits_in`] compiled for AVX2 where the CPU has it. The
-/// crate's baseline (SSE2) has no maximum of 32-bit integers, and without one a pass took
-/// about four times as long.
-fn top_bits(values: &mut [f32], blocked: Option<&[bool]>) -> u32 {
+/// The largest bits, as unsigned integers, of `values`, with the cells `blocked` set to +0
+/// first: [`top_bits_in`] compiled for AVX2 where the CPU has it. The crate's baseline
+/// (SSE2) has no maximum of 32-bit integers, and without one a pass took about four times
+/// as long.
+fn top_bits(values: &mut [f32], blocked: &[bool]) -> u32 {
     /// [`top_bits_in`] compiled for AVX2.
     ///
     /// # Safety
     /// The CPU must have AVX2.
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
     #[target_feature(enable = "avx2")]
-    unsafe fn avx2(values: &mut [f32], blocked: Option<&[bool]>) -> u32 {
+    unsafe fn avx2(values: &mut [f32], blocked: &[bool]) -> u32 {
         top_bits_in(values, blocked)
     }
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -148,21 +141,12 @@ fn top_bits(values: &mut [f32], blocked: Option<&[bool]>) -> u32 {
 /// [`top_bits`]: one pass, no branch a cell (a tenth of the cells walls at random would
 /// cost a misprediction each).
 #[inline(always)]
-fn top_bits_in(values: &mut [f32], blocked: Option<&[bool]>) -> u32 {
+fn top_bits_in(values: &mut [f32], blocked: &[bool]) -> u32 {
     let mut top = 0u32;
-    match blocked {
-        Some(blocked) => {
-            for (v, &b) in values.iter_mut().zip(blocked) {
-                let bits = if b { 0 } else { v.to_bits() };
-                *v = f32::from_bits(bits);
-                top = top.max(bits);
-            }
-        }
-        None => {
-            for v in values.iter() {
-                top = top.max(v.to_bits());
-            }
-        }
+    for (v, &b) in values.iter_mut().zip(blocked) {
+        let bits = if b { 0 } else { v.to_bits() };
+        *v = f32::from_bits(bits);
+        top = top.max(bits);
     }
     top
 }
@@ -213,14 +197,15 @@ mod tests {
     }
 
     #[test]
-    fn a_scan_finds_every_value_that_is_not_clean() {
-        assert_eq!(Bound::scan(&mut []), Bound::Clean(0.0));
-        assert_eq!(Bound::scan(&mut [0.0, 2.5, 1.0]), Bound::Clean(2.5));
+    fn the_pass_finds_every_value_that_is_not_clean() {
+        let open = [false; 3];
+        assert_eq!(Bound::of_cleared(&mut [], &[]), Bound::Clean(0.0));
+        assert_eq!(Bound::of_cleared(&mut [0.0, 2.5, 1.0], &open), Bound::Clean(2.5));
         let limit = f32::from_bits(LIMIT_BITS);
-        assert_eq!(Bound::scan(&mut [limit]), Bound::Clean(LIMIT));
+        assert_eq!(Bound::of_cleared(&mut [limit], &open[..1]), Bound::Clean(LIMIT));
         let next = f32::from_bits(LIMIT_BITS + 1);
         for bad in [-0.0, -1e-30, f32::NAN, -f32::NAN, f32::INFINITY, f32::NEG_INFINITY, next, f32::MAX] {
-            assert_eq!(Bound::scan(&mut [1.0, bad, 0.5]), Bound::Mixed(RESCAN), "{bad}");
+            assert_eq!(Bound::of_cleared(&mut [1.0, bad, 0.5], &open), Bound::Mixed(RESCAN), "{bad}");
         }
     }
 

@@ -108,9 +108,11 @@ pub struct Propagator {
     back: Layer,
     /// Cells of `back` computed by the step in progress; 0 when none is.
     cursor: usize,
-    /// The front may hold values in blocked cells (after `values_mut`).
+    /// The front may hold values in blocked cells, and any values at all (after
+    /// `values_mut`): `begin` clears the walls and finds the bound again.
     dirty: bool,
-    /// What is known of the front's values: whether the kernels may take them as clean.
+    /// What is known of the front's values, trusted once `begin` has run: whether the
+    /// kernels may take them as clean.
     bound: Bound,
     /// Ring rows of the grid kernel, one set per band of rows.
     scratch: Vec<Scratch>,
@@ -171,7 +173,6 @@ impl Propagator {
     /// ```
     pub fn values_mut(&mut self) -> &mut Layer {
         self.dirty = true;
-        self.bound = Bound::Unknown;
         &mut self.front
     }
 
@@ -326,9 +327,6 @@ impl Propagator {
     /// (`summary` of them), in up to `bands` bands of rows (in parallel with rayon).
     fn passes(&mut self, grid: &Grid, n: usize, seeds: &[Seed], summary: &Seeds, bands: usize) {
         self.begin(grid);
-        if self.bound.wants_scan() {
-            self.bound = Bound::scan(self.front.values_mut());
-        }
         self.sorted.clear();
         // Only the steps after a pass's first read the sorted seeds (the first finds them
         // written into its input): a single step skips the sort.
@@ -401,23 +399,30 @@ impl Propagator {
         assert_eq!(len, self.front.len(), "propagator was not made for this space");
     }
 
-    /// Before a new step, after the map was edited by hand, clears its blocked cells and,
-    /// on a grid, finds its bound, in one pass over it.
+    /// Before a new step: after the map was edited by hand, clears its blocked cells, and on
+    /// a grid, then or when the bound is due again ([`Bound::wants_scan`]), finds the bound
+    /// in the same pass. Other spaces run the generic rule, which needs no bound.
     fn begin<S: Space>(&mut self, space: &S) {
-        if self.cursor == 0 && self.dirty {
-            let values = self.front.values_mut();
-            if let Some(grid) = space.as_grid() {
+        if self.cursor != 0 {
+            return;
+        }
+        let values = self.front.values_mut();
+        match space.as_grid() {
+            Some(grid) if self.dirty || self.bound.wants_scan() => {
                 self.bound = Bound::of_cleared(values, grid.blocked());
-            } else {
-                // Other spaces run the generic rule, which needs no bound.
+            }
+            None if self.dirty => {
                 for (i, v) in values.iter_mut().enumerate() {
                     if !space.is_walkable(i) {
                         *v = 0.0;
                     }
                 }
+                // Found by the next step on a grid.
+                self.bound = Bound::Unknown;
             }
-            self.dirty = false;
+            _ => return,
         }
+        self.dirty = false;
     }
 
     /// Records progress; swaps the buffers when the step is complete.
