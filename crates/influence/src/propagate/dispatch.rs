@@ -10,11 +10,9 @@
 //! It is read once per process; any other value leaves the choice to the CPU.
 #![allow(unsafe_code)]
 
-use std::ops::Range;
-
-use super::diffuse::{DecayKind, Diffusion, Exp, Lin, Rule};
+use super::diffuse::{DecayKind, Exp, Lin, Rule};
 use super::fused::{fused, max_fused, Pass, RowKernel, Scratch};
-use super::in_place::in_place;
+use super::in_place::{in_place, InPlace};
 use super::portable::Portable;
 use super::single::{single, KEEP_CELLS};
 use crate::simd::allowed;
@@ -52,22 +50,14 @@ pub(super) fn steps_in_place(grid: &Grid) -> bool {
     crate::simd::avx512() && 8 * grid.width() * grid.height() >= crate::simd::l2_bytes()
 }
 
-/// One step of the rows `rows` of `grid`, held in `band`, in place, with the kernel for its
-/// decay kind and connectivity (`clean` as [`Pass::clean`]). Only where [`steps_in_place`]
-/// says so.
-pub(super) fn run_in_place(
-    grid: &Grid,
-    d: &Diffusion,
-    rows: Range<usize>,
-    band: &mut [f32],
-    scratch: &mut Scratch,
-    clean: bool,
-) {
+/// Runs `step` over its rows, held in `band`, in place, with the kernel for its decay kind
+/// and connectivity. Only where [`steps_in_place`] says so.
+pub(super) fn run_in_place(step: &InPlace<'_>, band: &mut [f32], scratch: &mut Scratch) {
     #[cfg(target_arch = "x86_64")]
-    by_rule!(d, grid, avx512_in_place(grid, d, rows, band, scratch, clean));
+    by_rule!(step.diffusion, step.grid, avx512_in_place(step, band, scratch));
     #[cfg(not(target_arch = "x86_64"))]
     {
-        let _ = (grid, d, rows, band, scratch, clean);
+        let _ = (step, band, scratch);
         unreachable!("steps run in place only on the AVX-512 kernel");
     }
 }
@@ -134,31 +124,16 @@ unsafe fn avx2<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], scratc
 /// # Panics
 /// Without AVX-512 F and BW ([`steps_in_place`] asks for them first).
 #[cfg(target_arch = "x86_64")]
-fn avx512_in_place<R: Rule, const EIGHT: bool>(
-    grid: &Grid,
-    d: &Diffusion,
-    rows: Range<usize>,
-    band: &mut [f32],
-    scratch: &mut Scratch,
-    clean: bool,
-) {
+fn avx512_in_place<R: Rule, const EIGHT: bool>(step: &InPlace<'_>, band: &mut [f32], scratch: &mut Scratch) {
     /// # Safety
     /// The CPU must support AVX-512 F and BW.
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn run<K: RowKernel>(
-        kernel: K,
-        grid: &Grid,
-        d: &Diffusion,
-        rows: Range<usize>,
-        band: &mut [f32],
-        scratch: &mut Scratch,
-        clean: bool,
-    ) {
-        in_place(kernel, grid, d, rows, band, scratch, clean);
+    unsafe fn run<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [f32], scratch: &mut Scratch) {
+        in_place(kernel, step, band, scratch);
     }
-    let kernel = Avx512::<R, EIGHT>::new().expect("AVX-512").for_rows(band, grid.width());
+    let kernel = Avx512::<R, EIGHT>::new().expect("AVX-512").for_rows(band, step.grid.width());
     // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW.
-    unsafe { run(kernel, grid, d, rows, band, scratch, clean) }
+    unsafe { run(kernel, step, band, scratch) }
 }
 
 /// [`fused`] with the AVX-512 kernel, with the pipeline around it compiled for AVX-512 too.

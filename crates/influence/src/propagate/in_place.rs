@@ -47,23 +47,27 @@ impl Scratch {
     }
 }
 
-/// One step of the rows `rows` of `grid`, held in `band`, written over them with `kernel`,
-/// whose wall data must be compact ([`RowKernel::layout`]), from the rows around the band
-/// saved in `scratch` ([`Scratch::save_halo`]); with `clean`, every value of the map is
-/// finite and at least +0 (see [`Coefs::clean`]).
+/// One step of a band of rows written over them ([`in_place`]): what a
+/// [`Pass`](super::fused::Pass) is for a step between two buffers.
+#[derive(Debug, Clone)]
+pub(super) struct InPlace<'a> {
+    pub grid: &'a Grid,
+    pub diffusion: &'a Diffusion,
+    /// The band's rows.
+    pub rows: Range<usize>,
+    /// Every value of the map is finite and at least +0 (see [`Coefs::clean`]).
+    pub clean: bool,
+}
+
+/// The step `step` of its rows, held in `band`, written over them with `kernel`, whose wall
+/// data must be compact ([`RowKernel::layout`]), from the rows around the band saved in
+/// `scratch` ([`Scratch::save_halo`]).
 ///
 /// # Panics
 /// If the kernel's wall data is not compact, or `band` does not hold the rows.
 #[inline(always)]
-pub(super) fn in_place<K: RowKernel>(
-    kernel: K,
-    grid: &Grid,
-    diffusion: &Diffusion,
-    rows: Range<usize>,
-    band: &mut [f32],
-    scratch: &mut Scratch,
-    clean: bool,
-) {
+pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [f32], scratch: &mut Scratch) {
+    let InPlace { grid, diffusion, ref rows, clean } = *step;
     let (w, h) = (grid.width(), grid.height());
     assert!(rows.end <= h && band.len() == rows.len() * w && scratch.halo.len() == 2 * w, "a band's rows");
     let layout = kernel.layout().expect("compact wall data");
@@ -172,7 +176,8 @@ mod tests {
                         }
                         for (i, (rows, s)) in values.chunks_mut(band * w).zip(&mut scratch).enumerate() {
                             let r = i * band..i * band + rows.len() / w;
-                            dispatch::run_in_place(&grid, &d, r, rows, s, clean);
+                            let step = InPlace { grid: &grid, diffusion: &d, rows: r, clean };
+                            dispatch::run_in_place(&step, rows, s);
                         }
                         let what = format!("{w}×{h}, {conn:?}, {d:?}, bands of {band}, clean {clean}");
                         assert_eq!(bits(values), bits(&want), "{what}");

@@ -4,6 +4,7 @@ use super::bound::{Bound, Seeds};
 use super::diffuse::{generic_cells, Diffusion};
 use super::dispatch;
 use super::fused::{Pass, Scratch};
+use super::in_place::InPlace;
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;
@@ -376,7 +377,7 @@ impl Propagator {
                         let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted, clean };
                         dispatch::run(&pass, out, scratch);
                     }
-                    None => dispatch::run_in_place(grid, diffusion, rows, out, scratch, clean),
+                    None => dispatch::run_in_place(&InPlace { grid, diffusion, rows, clean }, out, scratch),
                 }
             };
             #[cfg(feature = "rayon")]
