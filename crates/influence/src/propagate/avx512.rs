@@ -493,11 +493,8 @@ impl Chunk {
     #[inline]
     #[target_feature(enable = "avx512f")]
     fn new<const EIGHT: bool, const CLEAN: bool>([a, h, b]: [__m512; 3]) -> Self {
-        if !EIGHT || CLEAN {
-            return Self { clean: [a, h, b], own: h };
-        }
-        let zero = _mm512_setzero_ps();
-        Self { clean: [_mm512_max_ps(a, zero), _mm512_max_ps(h, zero), _mm512_max_ps(b, zero)], own: h }
+        let clean = cleaned::<EIGHT, CLEAN>;
+        Self { clean: [clean(a), clean(h), clean(b)], own: h }
     }
 
     /// The chunk beyond a row's ends: all +0.
@@ -595,6 +592,19 @@ struct Pending {
     m: __m512,
     old: __m512,
     own: u16,
+}
+
+/// A value as the maxima read it: with 8 neighbours, made at least +0 and not NaN
+/// (`max_ps(x, 0)`) for the integer maxima, unless the values are clean already (`CLEAN`);
+/// with 4, as it is.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn cleaned<const EIGHT: bool, const CLEAN: bool>(x: __m512) -> __m512 {
+    if EIGHT && !CLEAN {
+        _mm512_max_ps(x, _mm512_setzero_ps())
+    } else {
+        x
+    }
 }
 
 /// The start of a 4-neighbour maximum's chain from +0 with `x`: `max(x, +0)`, which is `x`

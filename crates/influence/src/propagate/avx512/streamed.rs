@@ -14,7 +14,9 @@ use std::arch::x86_64::{
 
 use super::super::diffuse::Rule;
 use super::super::fused::{Band, Coefs, AHEAD};
-use super::{carry, chunk_step, gate_len, imax, in_order, left, right, settle, start, Chunk, Lanes, Pending};
+use super::{
+    carry, chunk_step, cleaned, gate_len, imax, in_order, left, right, settle, start, Chunk, Lanes, Pending,
+};
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
 /// (`q` 0), without the work [`row`](super::row) does at each row's ends: the loads of the
@@ -221,8 +223,7 @@ pub(super) unsafe fn pair<
 ) {
     let (w, dst) = (ends.w, [first, second]);
     let zero = _mm512_setzero_ps();
-    // With 8 neighbours the maxima are integer ones, of values made at least +0 (`Chunk`).
-    let clean = |x: __m512| if EIGHT && !CLEAN { _mm512_max_ps(x, zero) } else { x };
+    let clean = cleaned::<EIGHT, CLEAN>;
     // SAFETY: the caller promised the four rows, and with `SAVE` the row to save into.
     let load = |j: usize, end: bool| unsafe {
         let rows = [
