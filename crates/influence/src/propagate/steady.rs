@@ -375,6 +375,7 @@ impl Coefs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::space::{Connectivity, Grid};
 
     /// The fixed-point test compares bits: −0 differs from +0, a NaN equals itself, and one
     /// differing value anywhere (in a last, partial block of 64 too) is found.
@@ -397,7 +398,6 @@ mod tests {
             assert!(!same_bits(&a, &a[..len.saturating_sub(1)]) || len == 0, "{len}: lengths");
         }
     }
-    use crate::space::{Connectivity, Grid};
 
     fn corridor(n: usize) -> Grid {
         Grid::new(n, 1).unwrap().with_connectivity(Connectivity::Four)
