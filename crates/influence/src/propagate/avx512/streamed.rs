@@ -16,6 +16,7 @@ use super::super::diffuse::Rule;
 use super::super::fused::{Band, Coefs, AHEAD};
 use super::{
     carry, chunk_step, cleaned, gate_len, imax, in_order, left, right, settle, start, Chunk, Lanes, Pending,
+    Settled,
 };
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
@@ -106,7 +107,7 @@ pub(super) unsafe fn stream<
             )
         };
         // SAFETY: chunk `j < ends.chunks` of row `r` of `out`, which holds `rows.len()` rows.
-        let put = |j: usize, new: __m512, end: bool| unsafe { ends.store(dst.add(r * w), j, end, new) };
+        let put = |j: usize, new: Settled, end: bool| unsafe { ends.put(dst.add(r * w), j, end, new) };
         let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
             if PREFETCH {
                 // A prefetch is only a hint: it reads nothing and cannot fault.
@@ -154,6 +155,24 @@ impl Ends {
                 _mm512_loadu_ps(row.add(16 * j))
             } else {
                 _mm512_maskz_loadu_ps(self.lanes, row.add(16 * j))
+            }
+        }
+    }
+
+    /// Writes chunk `j` of the row at `row`: its new values where they are kept, +0 in the
+    /// rest (see [`Settled::store`]), the lanes inside the row only.
+    ///
+    /// # Safety
+    /// As [`load`](Self::load), `row` writable.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512bw")]
+    unsafe fn put(self, row: *mut f32, j: usize, end: bool, new: Settled) {
+        // SAFETY: as in `load`.
+        unsafe {
+            if !end || j < self.whole {
+                new.store(row.add(16 * j));
+            } else {
+                _mm512_mask_storeu_ps(row.add(16 * j), self.lanes, new.value());
             }
         }
     }
@@ -255,13 +274,13 @@ pub(super) unsafe fn pair<
     let stream = STREAM && dst.iter().all(|d| (*d as usize).is_multiple_of(64));
     // SAFETY: the caller promised the two rows `dst`; streamed ones start on 64-byte
     // boundaries (checked just above).
-    let put = |j: usize, end: bool, new: [__m512; 2]| unsafe {
+    let put = |j: usize, end: bool, new: [Settled; 2]| unsafe {
         if stream && (!end || j < ends.whole) {
-            _mm512_stream_ps(dst[0].add(16 * j), new[0]);
-            _mm512_stream_ps(dst[1].add(16 * j), new[1]);
+            _mm512_stream_ps(dst[0].add(16 * j), new[0].value());
+            _mm512_stream_ps(dst[1].add(16 * j), new[1].value());
         } else {
-            ends.store(dst[0], j, end, new[0]);
-            ends.store(dst[1], j, end, new[1]);
+            ends.put(dst[0], j, end, new[0]);
+            ends.put(dst[1], j, end, new[1]);
         }
     };
     let step = |j: usize, chunks: [Quad; 3], sources: [__m512; 2]| {
