@@ -45,7 +45,7 @@
 //! * On maps beyond the caches a pass of several steps writes its output with
 //!   non-temporal stores (see [`row`]), which skip reading each line before writing it. A
 //!   single step there is written over its input instead ([`in_place`](super::in_place)),
-//!   the second row of each pair saved as it is read ([`streamed::pair`]).
+//!   the second row of each pair saved as it is read ([`pair::pair`]).
 //! * A single step's rows run in one function ([`band`]) with the row inlined: no call, no
 //!   constants set up again per row. Where the input starts on a cache line (the library's
 //!   layers do, [`Layer::zeros`](crate::Layer::zeros)), the rows between the grid's first
@@ -53,7 +53,7 @@
 //!   a row's ends, and masked only in a last chunk partly past the row: at 256², a
 //!   4-neighbour step took 0.077 ns a cell instead of 0.089, an 8-neighbour one 0.137
 //!   instead of 0.140; on a 530-wide map 0.093 instead of 0.113 and (two rows at a time,
-//!   `streamed::pair`) 0.138 instead of 0.164.
+//!   `pair::pair`) 0.138 instead of 0.164.
 //!
 //! The chunks at a row's ends use masked loads and stores (lanes outside the row read as 0
 //! and are not written), so any width works; the chunks between read straight from memory.
@@ -71,9 +71,11 @@ use super::diffuse::{Diffusion, Rule};
 use super::fused::{prefetched, saved_pair, two_rows, Band, Coefs, Hints, RowKernel, STREAM_CELLS};
 use crate::space::Grid;
 
+mod pair;
 mod streamed;
 
-use streamed::{stream, Ends};
+use pair::{spans_hold, Ends, Rows};
+use streamed::stream;
 
 /// `$run!(a, b, c)` with the three booleans as literals: one compiled function for each of
 /// the eight choices a row can be made with. With `; d`, `$run!(a, b, c, d)`: sixteen.
@@ -138,14 +140,21 @@ impl<R, const EIGHT: bool> Avx512<R, EIGHT> {
 }
 
 impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
-    /// [`streamed::pair`] over the four rows `rows` into the two rows `dst[..2]` (and with
+    /// Whether two rows at a time run as one ([`pair::pair`]): with chunks from each row's
+    /// start (`q` 0) and, with 8 neighbours, constants the spans hold for ([`spans_hold`]).
+    fn pairs(self, k: &Coefs) -> bool {
+        self.q == 0 && (!EIGHT || spans_hold::<R>(k))
+    }
+
+    /// [`pair::pair`] over the four rows `rows` into the two rows `dst[..2]` (and with
     /// `SAVE`, the second middle row's values into `dst[2]`), with the choices it is compiled
     /// for made from `k` and `hints`: [`RowKernel::pair`] and
     /// [`RowKernel::pair_in_place`] both end here.
     ///
     /// # Safety
-    /// The CPU has AVX-512 F and BW (the kernel's value proves it), `q` is 0, and the
-    /// pointers are rows of `w` cells as [`streamed::pair`] asks.
+    /// The CPU has AVX-512 F and BW (the kernel's value proves it), `q` is 0, the
+    /// pointers are rows of `w` cells as [`pair::pair`] asks, and with 8 neighbours
+    /// [`spans_hold`] for `k`.
     ///
     /// # Panics
     /// If the wall data of the first three rows is not [`mask_len`](RowKernel::mask_len)
@@ -170,13 +179,9 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
         let squares = self.gate_len(w) / 16;
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal, $clean:literal) => {
-                streamed::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE, $clean>(
-                    rows,
-                    walls,
-                    dst,
-                    Ends::new(w),
-                    squares,
-                    ahead,
+                pair::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE, $clean, false>(
+                    Rows { values: rows, walls, squares, out: dst, ahead, ends: Ends::new(w) },
+                    None,
                     Lanes::new(k),
                 )
             };
@@ -246,13 +251,13 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         unsafe { each_choice!(run, floor, stream, !ahead.is_null()) }
     }
 
-    /// With chunks from each row's start (`q` 0), the two rows in one loop
-    /// ([`pair`](streamed::pair)), which shares their loads and, with 8 neighbours, their
-    /// cleaning and shifts; else two [`row`]s.
+    /// Where [`pairs`](Self::pairs), the two rows in one loop ([`pair`](pair::pair)), which
+    /// shares their loads and, with 8 neighbours, their cleaning, shifts and spans; else two
+    /// [`row`]s.
     #[inline(always)]
     fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
         let w = out[0].len();
-        if self.q != 0 {
+        if !self.pairs(k) {
             return two_rows(self, values, masks, out, k, hints);
         }
         assert!(values.iter().all(|v| v.len() == w) && out[1].len() == w, "rows of one width");
@@ -260,12 +265,13 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         let [first, second] = out;
         let dst = [first.as_mut_ptr(), second.as_mut_ptr(), std::ptr::null_mut()];
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the four rows read
-        // and the two written (borrowed apart from them) are `w` cells (asserted above).
+        // and the two written (borrowed apart from them) are `w` cells (asserted above);
+        // with 8 neighbours the spans hold (`pairs`, checked above).
         unsafe { self.streamed::<false>(rows, masks, dst, w, k, hints) }
     }
 
-    /// With chunks from each row's start (`q` 0), [`pair`](streamed::pair) reading the two
-    /// rows it writes and saving the second as it goes; else [`saved_pair`].
+    /// Where [`pairs`](Self::pairs), [`pair`](pair::pair) reading the two rows it writes
+    /// and saving the second as it goes; else [`saved_pair`].
     #[inline(always)]
     fn pair_in_place(
         &self,
@@ -277,7 +283,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         hints: Hints,
     ) {
         let w = rows[0].len();
-        if self.q != 0 {
+        if !self.pairs(k) {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
         assert!(
@@ -291,7 +297,8 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         let hints = Hints { stream: false, ..hints };
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows are `w`
         // cells (asserted above), the two written being the two middle ones read, and the
-        // saved row, borrowed apart from them, `w` cells too.
+        // saved row, borrowed apart from them, `w` cells too; with 8 neighbours the spans
+        // hold (`pairs`, checked above).
         unsafe { self.streamed::<true>(src, masks, dst, w, k, hints) }
     }
 
@@ -926,14 +933,15 @@ mod tests {
     /// kernel's two rows: 8 neighbours and 4, chunks from the row's start and at an offset,
     /// written past the caches or not, with and without prefetching, at every width to 70 and
     /// a few wider, with walls and special values, or clean ones and the kernel told so
-    /// ([`Coefs::clean`]); nothing is written beside the rows.
+    /// ([`Coefs::clean`]), and constants the spans do not hold for ([`spans_hold`]);
+    /// nothing is written beside the rows.
     #[test]
     fn pairs_give_the_portable_kernels_bits() {
         if Avx512::<Exp, true>::new().is_none() {
             eprintln!("SKIP: this CPU has no AVX-512");
             return;
         }
-        fn check<const EIGHT: bool>(w: usize, seed: u64, clean: bool) {
+        fn check<const EIGHT: bool>(w: usize, seed: u64, clean: bool, swapped: bool) {
             let conn = if EIGHT { Connectivity::Eight } else { Connectivity::Four };
             let mut grid = Grid::new(w, 4).unwrap().with_connectivity(conn);
             let mut next = crate::test_rng::xorshift(seed);
@@ -962,6 +970,9 @@ mod tests {
             let v = [values[0].values(), values[1].values(), values[2].values(), values[3].values()];
             let d = Diffusion::new(0.3, 0.5).unwrap();
             let k = Coefs::new::<Exp>(&grid, &d);
+            // A diagonal factor above the straight one: no `Diffusion` makes it, and the
+            // spans do not hold for it.
+            let k = if swapped { Coefs { straight: k.diagonal, diagonal: k.straight, ..k } } else { k };
             let portable = Portable::<Exp, EIGHT>::new();
             let walls = |kernel: &dyn Fn(usize, &mut [u32]), len: usize| -> Vec<Vec<u32>> {
                 (0..4)
@@ -994,7 +1005,7 @@ mod tests {
                     let k = Coefs { clean, ..k };
                     fast.pair(v, masks(&data), [one, two], &k, Hints { ahead, stream });
                     let what = format!(
-                        "width {w}, seed {seed}, eight {EIGHT}, offset {q}, stream {stream}, {clean}"
+                        "width {w}, seed {seed}, eight {EIGHT}, offset {q}, stream {stream}, {clean} {swapped}"
                     );
                     assert_eq!(bits(one), bits(&want[0]), "{what}: the first row");
                     assert_eq!(bits(two), bits(&want[1]), "{what}: the second row");
@@ -1003,10 +1014,82 @@ mod tests {
             }
         }
         for w in (1..=70).chain([127, 128, 129, 256, 530]) {
-            for clean in [false, true] {
-                check::<true>(w, w as u64 * 7 + 1, clean);
-                check::<false>(w, w as u64 * 7 + 2, clean);
+            for (clean, swapped) in [(false, false), (true, false), (true, true)] {
+                check::<true>(w, w as u64 * 7 + 1, clean, swapped);
+                check::<false>(w, w as u64 * 7 + 2, clean, swapped);
             }
+        }
+    }
+
+    /// A single step's band ([`stream`]'s pairs, which pass spans from each to the next)
+    /// gives the portable kernel's bits, with the step's constants and with constants the
+    /// spans do not hold for (a diagonal factor above the straight one), which it runs
+    /// without pairs.
+    #[test]
+    fn bands_give_the_portable_kernels_bits_whether_the_spans_hold_or_not() {
+        if Avx512::<Exp, true>::new().is_none() {
+            eprintln!("SKIP: this CPU has no AVX-512");
+            return;
+        }
+        for (w, h) in [(16, 6), (64, 9), (100, 7), (2048, 4), (2064, 5)] {
+            let mut grid = Grid::new(w, h).unwrap().with_connectivity(Connectivity::Eight);
+            let mut next = crate::test_rng::xorshift((w * 13 + h) as u64);
+            for i in 0..w * h {
+                grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(4)).unwrap();
+            }
+            let mut input = crate::Layer::zeros(w * h);
+            for (i, v) in input.values_mut().iter_mut().enumerate() {
+                let free = !grid.is_blocked(Cell::new(i % w, i / w));
+                *v = if free { (next() % 1000) as f32 / 100.0 } else { 0.0 };
+            }
+            let k = Coefs { clean: true, ..Coefs::new::<Exp>(&grid, &Diffusion::new(0.3, 0.5).unwrap()) };
+            let swapped = Coefs { straight: k.diagonal, diagonal: k.straight, ..k };
+            assert!(spans_hold::<Exp>(&k) && !spans_hold::<Exp>(&swapped));
+            let run = |kernel: &dyn RowKernelBand, k: &Coefs| -> Vec<u32> {
+                let len = kernel.len(w);
+                let mut walls = vec![0; h * len];
+                for (y, out) in walls.chunks_exact_mut(len).enumerate() {
+                    kernel.fill_row(&grid, y, out);
+                }
+                let (zeros, none) = (vec![0.0; w], vec![0; len]);
+                let band = Band {
+                    input: input.values(),
+                    width: w,
+                    height: h,
+                    rows: (0, h),
+                    walls: &walls,
+                    first: 0,
+                    len,
+                    zeros: &zeros,
+                    none: &none,
+                };
+                let mut out = vec![9.0; w * h];
+                kernel.run(&band, &mut out, k);
+                out.iter().map(|x| x.to_bits()).collect()
+            };
+            let (portable, fast) = (Portable::<Exp, true>::new(), Avx512::<Exp, true>::new().unwrap());
+            for k in [k, swapped] {
+                assert_eq!(run(&fast, &k), run(&portable, &k), "{w}×{h}, {k:?}");
+            }
+        }
+    }
+
+    /// A kernel's band, as an object, for [`bands_give_the_portable_kernels_bits_whether_the_spans_hold_or_not`].
+    trait RowKernelBand {
+        fn len(&self, w: usize) -> usize;
+        fn fill_row(&self, grid: &Grid, y: usize, out: &mut [u32]);
+        fn run(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs);
+    }
+
+    impl<K: RowKernel> RowKernelBand for K {
+        fn len(&self, w: usize) -> usize {
+            self.mask_len(w)
+        }
+        fn fill_row(&self, grid: &Grid, y: usize, out: &mut [u32]) {
+            self.fill(grid, y, out);
+        }
+        fn run(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
+            self.band(b, out, k);
         }
     }
 
