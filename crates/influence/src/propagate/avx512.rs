@@ -33,6 +33,12 @@
 //!   ready. Both changes together made the 8-neighbour step about 6 % faster on Zen 5.
 //! * With exponential decay and a factor above 0, the product of a non-negative maximum is
 //!   never negative or NaN, so the maximum with 0 after it is skipped.
+//! * On Intel's cores (Sapphire Rapids measured) a step in the caches is bound by the two
+//!   512-bit pipes, and a mask register loaded from memory takes one of them as an
+//!   operation does; stores do not. So a chunk's cut lanes are written as zeros under a
+//!   masked store ([`Settled::store`]), and with 8 neighbours two rows at a time read their
+//!   diagonals from spans passed down a ring ([`pair`](pair::pair), see its module).
+//!   Together, at 256², 0.200 ns a cell became 0.175.
 //! * Where the propagator knows every value is finite and at least +0 ([`Coefs::clean`],
 //!   [`Bound`](super::bound::Bound)), the rows between a map's first and last run without
 //!   the guards against other values (`CLEAN`): the maximum with 0 that starts the
