@@ -108,7 +108,7 @@ impl Ends {
 }
 
 /// Whether a pair's spans give the rule's bits (see the module docs): a diagonal's carry of
-/// a value at least +0 is never above the straight one's. A step's constants always are
+/// a value at least +0 is never above the straight one's. A step's constants always hold it
 /// (the diagonal is the longer distance), but they come from `exp`, whose monotony no
 /// standard promises, so the pairs ask.
 pub(super) fn spans_hold<R: Rule>(k: &Coefs) -> bool {
