@@ -163,7 +163,9 @@ fn row<const EIGHT: bool>(above: &[f32], here: &[f32], below: &[f32], out: &mut 
     }
 }
 
-/// The widest compilation of [`FlatStep`] this CPU runs: 2 for AVX-512, 1 for AVX2, else 0.
+/// The widest compilation of [`FlatStep`] this CPU runs: 2 for AVX-512, 1 for AVX2, else 0,
+/// capped as the library's kernels are by `INFLUENCE_KERNEL` (`avx2` or `portable`), so
+/// that a run so capped compares both as a CPU without the wider instructions would.
 #[cfg(target_arch = "x86_64")]
 fn widest() -> u8 {
     use std::sync::OnceLock;
@@ -180,7 +182,12 @@ fn widest() -> u8 {
             && std::arch::is_x86_feature_detected!("avx512vl")
             && std::arch::is_x86_feature_detected!("avx512dq")
             && std::arch::is_x86_feature_detected!("avx512cd");
-        u8::from(avx2) + u8::from(avx2 && avx512)
+        let cap = match std::env::var("INFLUENCE_KERNEL").as_deref() {
+            Ok("portable") => 0,
+            Ok("avx2") => 1,
+            _ => 2,
+        };
+        (u8::from(avx2) + u8::from(avx2 && avx512)).min(cap)
     })
 }
 
