@@ -238,6 +238,7 @@ pub(super) unsafe fn pair<
     k: Lanes,
 ) {
     let Rows { values, walls, squares, out: [first, second, save], ahead, ends } = p;
+    debug_assert!(!HELD || ring.is_some(), "spans held in a ring");
     let (w, dst) = (ends.w, [first, second]);
     let zero = _mm512_setzero_ps();
     let clean = cleaned::<EIGHT, CLEAN>;
