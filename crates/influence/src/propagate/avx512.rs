@@ -818,16 +818,16 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
     };
     let at = |j: usize| dst.wrapping_add(16 * j);
     let put = |j: usize, pending: Pending, end: bool| {
-        let new = settle::<false>(pending, k).value();
+        let new = settle::<false>(pending, k);
         // SAFETY: the masks of the end chunks select cells inside `out` only; chunks
         // strictly between the ends lie inside it, and streamed ones start on 64-byte
         // boundaries (`dst` does, checked above).
         unsafe {
             match (j, end) {
-                (0, _) => _mm512_mask_storeu_ps(at(0), head, new),
-                (_, true) => _mm512_mask_storeu_ps(at(j), tail, new),
-                _ if stream => _mm512_stream_ps(at(j), new),
-                _ => _mm512_storeu_ps(at(j), new),
+                (0, _) => _mm512_mask_storeu_ps(at(0), head, new.value()),
+                (_, true) => _mm512_mask_storeu_ps(at(j), tail, new.value()),
+                _ if stream => _mm512_stream_ps(at(j), new.value()),
+                _ => new.store(at(j)),
             }
         }
     };

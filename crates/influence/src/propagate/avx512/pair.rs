@@ -79,12 +79,12 @@ impl Ends {
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn put(self, row: *mut f32, j: usize, end: bool, new: Settled) {
-        // SAFETY: as in `load`.
+        // SAFETY: as in `load`; a whole chunk lies inside the row.
         unsafe {
             if !end || j < self.whole {
                 new.store(row.add(16 * j));
             } else {
-                _mm512_mask_storeu_ps(row.add(16 * j), self.lanes, new.value());
+                self.store(row, j, end, new.value());
             }
         }
     }
