@@ -57,9 +57,9 @@ pub(super) unsafe fn stream<
     let dst = out.as_mut_ptr();
     let zero = Chunk::zero();
     // The pairs' spans pass from each to the next through a ring on the stack.
-    let mut space = std::mem::MaybeUninit::uninit();
-    let ring = Ring::on(&mut space, ends);
     let pairs = EIGHT && spans_hold::<R>(coefs);
+    let mut space = std::mem::MaybeUninit::uninit();
+    let ring = if pairs { Ring::on(&mut space, ends) } else { None };
     let mut r = 0;
     while r < rows.len() {
         // Two rows at a time with 8 neighbours; with 4, where a row shares less with the
