@@ -103,7 +103,8 @@ enum Command {
     /// hand-written code for the same job where there is one (the baseline), and a plain copy
     /// of the map's bytes in the same run; the best of repeated runs is reported. The diffusion
     /// kernels run on 1 and 2 threads, the others on 1; the copy runs on as many threads.
-    /// `INFLUENCE_KERNEL=avx2` or `=portable` measures the library's narrower kernels. The
+    /// `INFLUENCE_KERNEL=avx2` or `=portable` measures the library's narrower kernels, and
+    /// the baselines built no wider, as a CPU without the wider instructions runs both. The
     /// JSON records are
     /// {"kernel","size","threads","ns_per_cell","reference_ns_per_cell","baseline_ns_per_cell",
     /// "copy_ns_per_cell","goal"} (the baseline null where there is none). The goal, where the
