@@ -278,15 +278,14 @@ pub(super) unsafe fn pair<
         }
     };
     let none = Quad { clean: [zero; 4], own: [zero; 2], right: [zero; 2], held: [zero; 2] };
-    // SAFETY: the caller promised the wall data of the two rows and the row above.
+    // SAFETY: the caller promised the wall data of the two rows and the row above; only
+    // with 8 neighbours does it hold open squares (with 4 a read `squares` words in would
+    // leave a row's data, and past the last row's, its buffer).
     let bits = |j: usize| unsafe {
+        let square = |row: *const u16| if EIGHT { row.add(squares + j).read() } else { 0 };
         (
             [walls[1].add(j).read(), walls[2].add(j).read()],
-            [
-                if HELD { 0 } else { walls[0].add(squares + j).read() },
-                walls[1].add(squares + j).read(),
-                walls[2].add(squares + j).read(),
-            ],
+            [if HELD { 0 } else { square(walls[0]) }, square(walls[1]), square(walls[2])],
         )
     };
     let stream = STREAM && dst.iter().all(|d| (*d as usize).is_multiple_of(64));
