@@ -80,7 +80,7 @@ use crate::space::Grid;
 mod pair;
 mod streamed;
 
-use pair::{spans_hold, Ends, Rows};
+use pair::{Ends, Rows};
 use streamed::stream;
 
 /// `$run!(a, b, c)` with the three booleans as literals: one compiled function for each of
@@ -147,9 +147,9 @@ impl<R, const EIGHT: bool> Avx512<R, EIGHT> {
 
 impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
     /// Whether two rows at a time run as one ([`pair::pair`]): with chunks from each row's
-    /// start (`q` 0) and, with 8 neighbours, constants the spans hold for ([`spans_hold`]).
+    /// start (`q` 0) and, with 8 neighbours, constants the spans hold for ([`Coefs::spans_hold`]).
     fn pairs(self, k: &Coefs) -> bool {
-        self.q == 0 && (!EIGHT || spans_hold::<R>(k))
+        self.q == 0 && (!EIGHT || k.spans_hold::<R>())
     }
 
     /// [`pair::pair`] over the four rows `rows` into the two rows `dst[..2]` (and with
@@ -160,7 +160,7 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
     /// # Safety
     /// The CPU has AVX-512 F and BW (the kernel's value proves it), `q` is 0, the
     /// pointers are rows of `w` cells as [`pair::pair`] asks, and with 8 neighbours
-    /// [`spans_hold`] for `k`.
+    /// [`Coefs::spans_hold`] for `k`.
     ///
     /// # Panics
     /// If the wall data of the first three rows is not [`mask_len`](RowKernel::mask_len)
@@ -939,7 +939,7 @@ mod tests {
     /// kernel's two rows: 8 neighbours and 4, chunks from the row's start and at an offset,
     /// written past the caches or not, with and without prefetching, at every width to 70 and
     /// a few wider, with walls and special values, or clean ones and the kernel told so
-    /// ([`Coefs::clean`]), and constants the spans do not hold for ([`spans_hold`]);
+    /// ([`Coefs::clean`]), and constants the spans do not hold for ([`Coefs::spans_hold`]);
     /// nothing is written beside the rows.
     #[test]
     fn pairs_give_the_portable_kernels_bits() {
@@ -1050,7 +1050,7 @@ mod tests {
             }
             let k = Coefs { clean: true, ..Coefs::new::<Exp>(&grid, &Diffusion::new(0.3, 0.5).unwrap()) };
             let swapped = Coefs { straight: k.diagonal, diagonal: k.straight, ..k };
-            assert!(spans_hold::<Exp>(&k) && !spans_hold::<Exp>(&swapped));
+            assert!(k.spans_hold::<Exp>() && !swapped.spans_hold::<Exp>());
             let run = |kernel: &dyn RowKernelBand, k: &Coefs| -> Vec<u32> {
                 let len = kernel.len(w);
                 let mut walls = vec![0; h * len];

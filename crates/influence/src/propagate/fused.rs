@@ -139,6 +139,19 @@ impl Coefs {
             clean: false,
         }
     }
+
+    /// Whether a diagonal's carry of a value at least +0 is never above the straight one's,
+    /// so that a kernel may let a straight neighbour into a maximum of diagonals (the
+    /// AVX-512 kernel's spans, the AVX2 kernel's boundaries) without changing the rule's
+    /// bits. A step's constants always hold it (the diagonal is the longer distance), but
+    /// they come from `exp`, whose monotony no standard promises, so the kernels ask.
+    pub(super) fn spans_hold<R: Rule>(&self) -> bool {
+        if R::LINEAR {
+            self.diagonal >= self.straight
+        } else {
+            self.diagonal <= self.straight
+        }
+    }
 }
 
 /// What a kernel may do about memory beyond computing a row.

@@ -11,7 +11,7 @@
 //! above and below as well. Those never win: the straight neighbours' maximum holds them
 //! too, and carries them further (a factor at least the diagonal's, or a smaller
 //! subtraction), so the larger of the two carried maxima keeps its bits
-//! ([`spans_hold`] checks the constants; the pairs are not run where it fails). Each
+//! ([`Coefs::spans_hold`](super::super::fused::Coefs::spans_hold) checks the constants; the pairs are not run where it fails). Each
 //! row's span then serves the rows above and below it, and a pair of rows passes to the
 //! next ([`Ring`]) the second row's span gated by the squares below (the next pair's first
 //! row's diagonals from above) and the row below's span (the next pair's first row). An
@@ -32,7 +32,6 @@ use std::arch::x86_64::{
 };
 
 use super::super::diffuse::Rule;
-use super::super::fused::Coefs;
 use super::{carry, cleaned, imax, in_order, left, right, settle, start, Lanes, Pending, Settled};
 
 /// A row's chunks from its start: `whole` of 16 cells, then, where the width is not a
@@ -104,18 +103,6 @@ impl Ends {
                 _mm512_mask_storeu_ps(row.add(16 * j), self.lanes, new);
             }
         }
-    }
-}
-
-/// Whether a pair's spans give the rule's bits (see the module docs): a diagonal's carry of
-/// a value at least +0 is never above the straight one's. A step's constants always hold it
-/// (the diagonal is the longer distance), but they come from `exp`, whose monotony no
-/// standard promises, so the pairs ask.
-pub(super) fn spans_hold<R: Rule>(k: &Coefs) -> bool {
-    if R::LINEAR {
-        k.diagonal >= k.straight
-    } else {
-        k.diagonal <= k.straight
     }
 }
 
@@ -218,7 +205,7 @@ struct Quad {
 /// # Safety
 /// The CPU has AVX-512 F and BW; the rows are as [`Rows`] says; the two written overlap
 /// none of the four except as the two middle rows themselves; with `SAVE` the row saved to
-/// is a row too, which overlaps nothing else; with 8 neighbours, [`spans_hold`] for the
+/// is a row too, which overlaps nothing else; with 8 neighbours, [`Coefs::spans_hold`](super::super::fused::Coefs::spans_hold) for the
 /// step's constants; with `HELD`, `ring` holds the spans of the pair of rows just above,
 /// run with the same `ends`.
 #[inline]

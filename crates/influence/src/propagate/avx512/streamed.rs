@@ -8,7 +8,7 @@ use std::arch::x86_64::{__m512, _mm512_setzero_ps, _mm_prefetch, _MM_HINT_T0};
 
 use super::super::diffuse::Rule;
 use super::super::fused::{Band, Coefs, AHEAD};
-use super::pair::{pair, spans_hold, Ends, Ring, Rows};
+use super::pair::{pair, Ends, Ring, Rows};
 use super::{chunk_step, gate_len, in_order, settle, Chunk, Lanes, Settled};
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
@@ -57,7 +57,7 @@ pub(super) unsafe fn stream<
     let dst = out.as_mut_ptr();
     let zero = Chunk::zero();
     // The pairs' spans pass from each to the next through a ring on the stack.
-    let pairs = EIGHT && spans_hold::<R>(coefs);
+    let pairs = EIGHT && coefs.spans_hold::<R>();
     let mut space = std::mem::MaybeUninit::uninit();
     let ring = if pairs { Ring::on(&mut space, ends) } else { None };
     let mut r = 0;
