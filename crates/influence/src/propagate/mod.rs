@@ -98,6 +98,8 @@
 //! Game AI" (Tayebi) gives it.
 
 #[cfg(target_arch = "x86_64")]
+mod avx2;
+#[cfg(target_arch = "x86_64")]
 mod avx512;
 mod bound;
 mod diffuse;

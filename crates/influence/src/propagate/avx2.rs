@@ -1,0 +1,835 @@
+//! The grid step's row kernel written for AVX2, 8 cells at a time, for CPUs without
+//! AVX-512 (AMD's before Zen 4, Intel's client cores), where the portable kernel compiled
+//! for AVX2 ran at 0.43–0.75 of a hand-written flat loop's speed (docs/PERFORMANCE.md).
+//!
+//! It evaluates the same float operations per cell as the portable row, so it gives the same
+//! bits (its tests compare the two on walls, edges, NaN, infinities and negatives). What it
+//! changes is everything around them:
+//!
+//! * Walls are bytes, not a 32-bit word a cell: a row of free cells (all bits set, or none)
+//!   and, with 8 neighbours, a row of open squares (2 × 2 cells of this row and the next, all
+//!   free; see [`fill`]). One `vpmovsxbd` makes eight of them lane masks, on the shuffle
+//!   pipe, which the step's maxima and products leave idle. AVX2 has no mask registers, and
+//!   bits widened to lanes took two operations on the busy pipes instead.
+//! * The wall data is kept from step to step ([`single`](super::single)), so a step reads
+//!   one or two bytes a cell of it, not four, and never makes it.
+//! * A row's left and right neighbours are unaligned loads; only the chunks at a row's
+//!   ends shift the row's own chunk by a lane, with a zero shifted in.
+//! * Where the propagator knows every value is finite and at least +0 ([`Coefs::clean`]), the
+//!   guards against other values are skipped, and two rows go at a time ([`pair`]). With 8
+//!   neighbours, the diagonals two rows share come from their *boundary*: for each column
+//!   beside a cell, the larger of the two rows' values there, gated by the open square
+//!   between them. It gives the upper row its lower diagonals and the lower row its upper
+//!   ones at once, so a diagonal costs half a gate; the straight neighbour it lets in never
+//!   wins ([`Coefs::spans_hold`]). A single step's pairs pass their lower boundary down to
+//!   the next pair through a row of scratch ([`band`]).
+//! * Elsewhere (values that may be negative, −0, infinite or NaN) each chunk is the portable
+//!   cell rule written out ([`guarded`]).
+#![allow(unsafe_code)]
+
+use std::arch::x86_64::{
+    __m128i, __m256, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blend_ps, _mm256_castsi256_ps,
+    _mm256_cmp_ps, _mm256_cvtepi8_epi32, _mm256_loadu_ps, _mm256_max_ps, _mm256_mul_ps,
+    _mm256_permutevar8x32_ps, _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_storeu_ps,
+    _mm256_sub_ps, _mm_loadl_epi64, _CMP_NLT_UQ,
+};
+use std::marker::PhantomData;
+
+use super::diffuse::{Diffusion, Rule};
+use super::fused::{two_rows, Band, Coefs, Hints, RowKernel};
+use crate::space::Grid;
+
+/// The AVX2 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
+/// that the CPU has AVX2: [`new`](Self::new) is the only way to make one.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Avx2<R, const EIGHT: bool>(PhantomData<R>);
+
+impl<R, const EIGHT: bool> Avx2<R, EIGHT> {
+    /// The kernel, if this CPU runs it.
+    pub(super) fn new() -> Option<Self> {
+        std::arch::is_x86_feature_detected!("avx2").then_some(Self(PhantomData))
+    }
+}
+
+/// Bytes of wall data before a row's first cell (and at least as many after its last): a
+/// chunk reads the bytes one cell either side of its own, eight at a time.
+const PAD: usize = 8;
+
+/// Bytes of one row of wall data (free cells, or open squares) for a row `width` cells wide,
+/// in whole words: cell `x` is byte `PAD + x`, and the pads are 0 (blocked, closed).
+fn row_bytes(width: usize) -> usize {
+    (width + 2 * PAD).next_multiple_of(4)
+}
+
+impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
+    #[inline(always)]
+    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs {
+        Coefs::new::<R>(grid, d)
+    }
+
+    /// The free cells' bytes, then with 8 neighbours the open squares' (see [`fill`]).
+    #[inline(always)]
+    fn mask_len(&self, width: usize) -> usize {
+        row_bytes(width) / 4 * if EIGHT { 2 } else { 1 }
+    }
+
+    /// A byte a cell (two with 8 neighbours).
+    #[inline(always)]
+    fn layout(&self) -> Option<usize> {
+        Some(64 + usize::from(EIGHT))
+    }
+
+    #[inline(always)]
+    fn fill(&self, grid: &Grid, y: usize, out: &mut [u32]) {
+        assert_eq!(out.len(), self.mask_len(grid.width()), "wall data of another width");
+        fill::<EIGHT>(grid, y, out);
+    }
+
+    #[inline(always)]
+    fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, _: Hints) {
+        let w = out.len();
+        let rows = Rows::one(values, masks, w, self.mask_len(w));
+        let (lanes, clean) = (Lanes::new(k), k.clean && (!EIGHT || k.spans_hold::<R>()));
+        // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w` cells with
+        // their wall data (checked by `Rows::one`); with `clean`, the values are and the
+        // spans hold.
+        unsafe {
+            if clean {
+                one::<R, EIGHT, true>(rows, out, lanes);
+            } else {
+                one::<R, EIGHT, false>(rows, out, lanes);
+            }
+        }
+    }
+
+    /// Where the values are clean, the two rows in one loop ([`pair`]); else two
+    /// [`row`](Self::row)s.
+    #[inline(always)]
+    fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
+        let w = out[0].len();
+        if !(k.clean && (!EIGHT || k.spans_hold::<R>())) || out[1].len() != w {
+            return two_rows(self, values, masks, out, k, hints);
+        }
+        let rows = Rows::two(values, masks, w, self.mask_len(w));
+        let [first, second] = out;
+        let none = std::ptr::null_mut();
+        // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w` cells with
+        // their wall data (checked by `Rows::two`), the two written (`w` cells) borrowed
+        // apart from them; the values are clean and the spans hold (checked above); no
+        // ring.
+        unsafe {
+            pair::<R, EIGHT, false, false>(
+                rows,
+                [first.as_mut_ptr(), second.as_mut_ptr()],
+                [none, none],
+                Lanes::new(k),
+            );
+        }
+    }
+
+    /// The rows of a single step in one function ([`band`]).
+    #[inline(always)]
+    fn band(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
+        assert_eq!(b.len, self.mask_len(b.width), "wall data of another width");
+        let clean = k.clean && (!EIGHT || k.spans_hold::<R>());
+        // SAFETY: the kernel exists only on CPUs with AVX2; each row's wall data is
+        // `mask_len` words (asserted above; `Band::around` cuts rows of it).
+        unsafe {
+            if clean {
+                band::<R, EIGHT, true>(b, out, k);
+            } else {
+                band::<R, EIGHT, false>(b, out, k);
+            }
+        }
+    }
+}
+
+/// Writes the wall data of row `y` into `out` ([`RowKernel::mask_len`] words): a byte a
+/// cell, 0xFF for a free cell and 0 for a blocked one, `PAD` zero bytes either side; then
+/// with 8 neighbours the open squares alike, cell `x` standing for the square of cells `x`
+/// and `x + 1` in this row and the row below, open when all four are free (none beyond the
+/// grid).
+///
+/// A diagonal between two cells of a square counts when the other two are free (no corner
+/// cutting); asking the whole square to be free adds the diagonal's ends, which change
+/// nothing: a blocked cell's own value is cleared, and a blocked neighbour holds at most 0,
+/// which no maximum (from 0) picks.
+fn fill<const EIGHT: bool>(grid: &Grid, y: usize, out: &mut [u32]) {
+    let w = grid.width();
+    let (cells, squares) = out.split_at_mut(row_bytes(w) / 4);
+    // Rows beyond the grid have no free cells.
+    let (here, below) = (grid.free_bits(y), grid.free_bits(y + 1));
+    let word = |row: &[u64], i: usize| row.get(i).copied().unwrap_or(0);
+    spread(cells, w, |i| word(here, i));
+    if EIGHT {
+        // Cell x and x + 1 free, in a row's bits: the bits, and the bits shifted down one.
+        let pairs = |row: &[u64], i: usize| word(row, i) & (word(row, i) >> 1 | word(row, i + 1) << 63);
+        spread(squares, w, |i| pairs(here, i) & pairs(below, i));
+    }
+}
+
+/// Writes a row of wall data's bytes into `out`: 0xFF for each set bit of `bits` (word `i`
+/// holding cells `64 i ..`) among the row's `w` cells, 0 elsewhere and in the pads.
+fn spread(out: &mut [u32], w: usize, bits: impl Fn(usize) -> u64) {
+    out.fill(0);
+    for x in (0..w).step_by(8) {
+        // Cells x .. x + 8, those past the row cleared.
+        let byte = (bits(x / 64) >> (x % 64)) as u8 & (u8::MAX >> 8usize.saturating_sub(w - x));
+        // Bytes PAD + x .. + 8: words (PAD + x) / 4 and the next (PAD and x multiples of 8).
+        let bytes = SPREAD[usize::from(byte)];
+        let i = (PAD + x) / 4;
+        out[i] = bytes as u32;
+        out[i + 1] = (bytes >> 32) as u32;
+    }
+}
+
+/// For each byte of bits, the eight bytes (little-endian) that are 0xFF where its bits are
+/// set.
+const SPREAD: [u64; 256] = {
+    let mut table = [0; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut bit = 0;
+        while bit < 8 {
+            if b >> bit & 1 == 1 {
+                table[b] |= 0xFF << (8 * bit);
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    table
+};
+
+/// The rows one or two output rows are computed from, as pointers to their first cells,
+/// `w` cells each (`w ≥ 8`): the values and free cells' bytes of the rows above the first,
+/// the first, the second (or the row below the one) and the row below the second (or that
+/// row again), and the open squares' bytes of the first three (each between it and the
+/// next). Made from checked slices by [`Rows::one`] and [`Rows::two`].
+#[derive(Clone, Copy)]
+struct Rows {
+    values: [*const f32; 4],
+    free: [*const u8; 4],
+    squares: [*const u8; 3],
+    w: usize,
+}
+
+/// The wall data of a row as bytes: its free cells' (from cell `−PAD`) and, with 8
+/// neighbours, its open squares' (empty with 4).
+///
+/// # Panics
+/// If the data is shorter than a row of free cells' bytes for a row `w` wide.
+fn bytes(m: &[u32], w: usize) -> (&[u8], &[u8]) {
+    // SAFETY: any four bytes are a valid `u32` and any `u32` four valid bytes; the slice
+    // covers exactly the words' memory, borrowed for as long.
+    let all = unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<u8>(), 4 * m.len()) };
+    all.split_at(row_bytes(w))
+}
+
+impl Rows {
+    /// The rows around one output row `w` cells wide.
+    ///
+    /// # Panics
+    /// If the rows are not `w` cells, or their wall data is not `len` words.
+    fn one(values: [&[f32]; 3], masks: [&[u32]; 3], w: usize, len: usize) -> Self {
+        let [a, h, b] = values;
+        let [ma, mh, mb] = masks;
+        Self::two([a, h, b, b], [ma, mh, mb, mb], w, len)
+    }
+
+    /// The rows around two output rows `w` cells wide, one above the other.
+    ///
+    /// # Panics
+    /// If the rows are not `w` cells, or their wall data is not `len` words.
+    fn two(values: [&[f32]; 4], masks: [&[u32]; 4], w: usize, len: usize) -> Self {
+        assert!(values.iter().all(|v| v.len() == w), "rows of one width");
+        assert!(masks.iter().all(|m| m.len() == len), "wall data of the rows' width");
+        let data = masks.map(|m| bytes(m, w));
+        let squares = |i: usize| {
+            let squares: &[u8] = data[i].1;
+            // With 4 neighbours there are none, and none are read.
+            assert!(squares.is_empty() || squares.len() == row_bytes(w), "wall data of the rows' width");
+            squares.as_ptr().wrapping_add(PAD)
+        };
+        Self {
+            values: values.map(<[f32]>::as_ptr),
+            free: data.map(|(free, _)| free[PAD..].as_ptr()),
+            squares: [squares(0), squares(1), squares(2)],
+            w,
+        }
+    }
+}
+
+/// The per-step constants, in every lane.
+#[derive(Clone, Copy)]
+struct Lanes {
+    straight: __m256,
+    diagonal: __m256,
+    momentum: __m256,
+    threshold: __m256,
+}
+
+impl Lanes {
+    #[inline(always)]
+    fn new(k: &Coefs) -> Self {
+        // SAFETY: `_mm256_set1_ps` is AVX; every caller runs on a CPU with AVX2.
+        unsafe {
+            Self {
+                straight: _mm256_set1_ps(k.straight),
+                diagonal: _mm256_set1_ps(k.diagonal),
+                momentum: _mm256_set1_ps(k.momentum),
+                threshold: _mm256_set1_ps(k.threshold),
+            }
+        }
+    }
+}
+
+/// A row's values at a chunk: left of, at and right of its cells.
+#[derive(Clone, Copy)]
+struct Three {
+    l: __m256,
+    c: __m256,
+    r: __m256,
+}
+
+/// The values of the row starting at `row` at the chunk starting at cell `x`, beside it
+/// left and right: from the chunk's own values with a zero shifted in where the chunk is
+/// the row's `FIRST` (on the left) or `LAST` (on the right).
+///
+/// # Safety
+/// Cells `x .. x + 8` are in the row, and so are cell `x − 1` unless `FIRST` and cell
+/// `x + 8` unless `LAST`; the CPU has AVX2.
+#[inline(always)]
+unsafe fn three<const FIRST: bool, const LAST: bool>(row: *const f32, x: usize) -> Three {
+    // SAFETY: as the caller promised.
+    unsafe {
+        let c = _mm256_loadu_ps(row.add(x));
+        let zero = _mm256_setzero_ps();
+        let l = if FIRST {
+            _mm256_blend_ps::<1>(_mm256_permutevar8x32_ps(c, _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6)), zero)
+        } else {
+            _mm256_loadu_ps(row.add(x - 1))
+        };
+        let r = if LAST {
+            _mm256_blend_ps::<0x80>(
+                _mm256_permutevar8x32_ps(c, _mm256_setr_epi32(1, 2, 3, 4, 5, 6, 7, 7)),
+                zero,
+            )
+        } else {
+            _mm256_loadu_ps(row.add(x + 1))
+        };
+        Three { l, c, r }
+    }
+}
+
+/// Eight lane masks from the wall data's bytes of cells `x + dx ..` (from the row's byte of
+/// cell 0, `row`): all bits for a byte of 0xFF, none for 0.
+///
+/// # Safety
+/// The eight bytes are in the row's wall data (`dx ≥ −PAD`, `x + dx + 8 ≤ w + PAD`); the
+/// CPU has AVX2.
+#[inline(always)]
+unsafe fn lanes(row: *const u8, x: usize, dx: isize) -> __m256 {
+    // SAFETY: as the caller promised.
+    unsafe {
+        _mm256_castsi256_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(row.add(x).offset(dx).cast::<__m128i>())))
+    }
+}
+
+/// `fmax(acc, x)` of the portable rule in each lane: `x` where it is larger, else `acc`
+/// (so a NaN `x` leaves `acc`).
+#[inline(always)]
+fn fmax(acc: __m256, x: __m256) -> __m256 {
+    // SAFETY: AVX, which the callers' CPUs have.
+    unsafe { _mm256_max_ps(x, acc) }
+}
+
+/// `R::carry` in each lane.
+#[inline(always)]
+fn carry<R: Rule>(v: __m256, c: __m256) -> __m256 {
+    // SAFETY: AVX, which the callers' CPUs have.
+    unsafe {
+        if R::LINEAR {
+            _mm256_sub_ps(v, c)
+        } else {
+            _mm256_mul_ps(v, c)
+        }
+    }
+}
+
+/// `a & b`, bitwise.
+#[inline(always)]
+fn and(a: __m256, b: __m256) -> __m256 {
+    // SAFETY: AVX, which the callers' CPUs have.
+    unsafe { _mm256_and_ps(a, b) }
+}
+
+/// The new value of the chunk's cells from their strongest carried neighbour `m`: the lerp
+/// from `old`, 0 where it falls below the threshold (by magnitude unless `CLEAN`, where it
+/// is at least +0), and 0 in walls (`own` clear).
+#[inline(always)]
+fn settle<const CLEAN: bool>(old: __m256, m: __m256, own: __m256, k: Lanes) -> __m256 {
+    // SAFETY: AVX, which the callers' CPUs have.
+    unsafe {
+        let new = _mm256_add_ps(old, _mm256_mul_ps(k.momentum, _mm256_sub_ps(m, old)));
+        let size = if CLEAN { new } else { _mm256_andnot_ps(_mm256_set1_ps(-0.0), new) };
+        and(and(new, _mm256_cmp_ps::<_CMP_NLT_UQ>(size, k.threshold)), own)
+    }
+}
+
+/// One chunk of a row by the portable rule as written (any values): `a`, `h`, `b` are the
+/// rows above, here and below at the chunk, whose lanes beyond the row are 0.
+///
+/// # Safety
+/// As [`lanes`] for the first three rows' free cells at `x`, `x − 1` and `x + 1`.
+#[inline(always)]
+unsafe fn guarded<R: Rule, const EIGHT: bool>(
+    rows: &Rows,
+    x: usize,
+    [a, h, b]: [Three; 3],
+    k: Lanes,
+) -> __m256 {
+    // SAFETY: AVX, which the callers' CPUs have.
+    let zero = unsafe { _mm256_setzero_ps() };
+    let [fa, fh, fb, _] = rows.free;
+    let straight = fmax(fmax(fmax(fmax(zero, a.c), b.c), h.l), h.r);
+    let mut m = fmax(zero, carry::<R>(straight, k.straight));
+    // SAFETY: as the caller promised.
+    unsafe {
+        if EIGHT {
+            let (ml, mr) = (lanes(fh, x, -1), lanes(fh, x, 1));
+            let up = and(fmax(fmax(zero, and(a.l, ml)), and(a.r, mr)), lanes(fa, x, 0));
+            let down = and(fmax(fmax(zero, and(b.l, ml)), and(b.r, mr)), lanes(fb, x, 0));
+            m = fmax(m, carry::<R>(fmax(up, down), k.diagonal));
+        }
+        settle::<false>(h.c, m, lanes(fh, x, 0), k)
+    }
+}
+
+/// The strongest carried neighbour of a chunk whose values are clean, from the maximum of
+/// its straight neighbours and, with 8 neighbours, the maximum of its diagonals (or of its
+/// two boundaries, [`boundary`]).
+#[inline(always)]
+fn strongest<R: Rule, const EIGHT: bool>(straight: __m256, diagonal: __m256, k: Lanes) -> __m256 {
+    // SAFETY: AVX, which the callers' CPUs have.
+    let zero = unsafe { _mm256_setzero_ps() };
+    // A product of clean values is clean; a difference may fall below 0.
+    let s = carry::<R>(straight, k.straight);
+    let m = if R::LINEAR { fmax(zero, s) } else { s };
+    if EIGHT {
+        fmax(m, carry::<R>(diagonal, k.diagonal))
+    } else {
+        m
+    }
+}
+
+/// The boundary between two rows at a chunk (clean values): in each lane, the larger of the
+/// two rows' values in the column left of the cell, if the square they share with the
+/// cell's column is open, and likewise on the right. It holds the lower row's diagonals
+/// for the upper row's cells and the upper row's for the lower row's, with the cells' own
+/// straight neighbours beside them, which never win ([`Coefs::spans_hold`]).
+///
+/// # Safety
+/// As [`lanes`] for the squares at `x − 1` and `x`.
+#[inline(always)]
+unsafe fn boundary(top: Three, bottom: Three, squares: *const u8, x: usize) -> __m256 {
+    // SAFETY: as the caller promised.
+    unsafe {
+        let left = and(fmax(top.l, bottom.l), lanes(squares, x, -1));
+        let right = and(fmax(top.r, bottom.r), lanes(squares, x, 0));
+        fmax(left, right)
+    }
+}
+
+/// Work done a chunk at a time along a row ([`sweep`]).
+trait Sweep {
+    /// The chunk starting at cell `x`, the row's first and last as the flags say.
+    ///
+    /// # Safety
+    /// As the implementation says of the rows it reads; `x + 8 ≤ w`.
+    unsafe fn chunk<const FIRST: bool, const LAST: bool>(&mut self, x: usize);
+}
+
+/// `s`'s chunks along a row `w ≥ 8` cells wide: every 8 cells, and where `w` is not a
+/// multiple of 8, the last at `w − 8`, overlapping the one before (its cells computed again,
+/// to the same values). Only the first and last are flagged, so the chunks between have no
+/// branch for the row's ends.
+///
+/// # Safety
+/// As `s`'s [`Sweep::chunk`] asks, for a row `w` cells wide.
+#[inline(always)]
+unsafe fn sweep<S: Sweep>(w: usize, s: &mut S) {
+    debug_assert!(w >= 8);
+    // SAFETY: every chunk is inside the row; the caller promised the rest.
+    unsafe {
+        if w == 8 {
+            return s.chunk::<true, true>(0);
+        }
+        s.chunk::<true, false>(0);
+        let mut x = 8;
+        while x + 8 < w {
+            s.chunk::<false, false>(x);
+            x += 8;
+        }
+        s.chunk::<false, true>(w - 8);
+    }
+}
+
+/// One output row ([`one`]).
+struct One<'a, R, const EIGHT: bool, const CLEAN: bool> {
+    rows: Rows,
+    out: &'a mut [f32],
+    k: Lanes,
+    rule: PhantomData<R>,
+}
+
+impl<R: Rule, const EIGHT: bool, const CLEAN: bool> Sweep for One<'_, R, EIGHT, CLEAN> {
+    /// # Safety
+    /// The rows are as [`Rows`] says, `w` cells with their wall data; the CPU has AVX2;
+    /// with `CLEAN` the values are clean and, with 8 neighbours, the spans hold.
+    #[inline(always)]
+    unsafe fn chunk<const FIRST: bool, const LAST: bool>(&mut self, x: usize) {
+        let [va, vh, vb, _] = self.rows.values;
+        // SAFETY: as the caller promised; `out` is `w` cells.
+        unsafe {
+            let (a, h, b) =
+                (three::<FIRST, LAST>(va, x), three::<FIRST, LAST>(vh, x), three::<FIRST, LAST>(vb, x));
+            let new = if CLEAN {
+                let straight = fmax(fmax(a.c, b.c), fmax(h.l, h.r));
+                let diagonal = if EIGHT {
+                    fmax(boundary(a, h, self.rows.squares[0], x), boundary(h, b, self.rows.squares[1], x))
+                } else {
+                    h.c
+                };
+                settle::<true>(
+                    h.c,
+                    strongest::<R, EIGHT>(straight, diagonal, self.k),
+                    lanes(self.rows.free[1], x, 0),
+                    self.k,
+                )
+            } else {
+                guarded::<R, EIGHT>(&self.rows, x, [a, h, b], self.k)
+            };
+            _mm256_storeu_ps(self.out.as_mut_ptr().add(x), new);
+        }
+    }
+}
+
+/// One row into `out`, clean or guarded.
+///
+/// # Safety
+/// The CPU has AVX2; the rows are as [`Rows`] says, `out.len()` cells; with `CLEAN`, the
+/// values are clean ([`Coefs::clean`]) and, with 8 neighbours, the spans hold.
+#[target_feature(enable = "avx2")]
+unsafe fn one<R: Rule, const EIGHT: bool, const CLEAN: bool>(rows: Rows, out: &mut [f32], k: Lanes) {
+    let w = out.len();
+    debug_assert_eq!(w, rows.w);
+    if w < 8 {
+        // SAFETY: as the caller promised.
+        return unsafe { narrow::<R, EIGHT>(rows, out, k) };
+    }
+    // SAFETY: as the caller promised.
+    unsafe { sweep(w, &mut One::<R, EIGHT, CLEAN> { rows, out, k, rule: PhantomData }) };
+}
+
+/// A row under 8 cells wide: its three rows copied into chunks of 8 with zeros beyond
+/// their ends, then [`guarded`] (the walls' bytes beyond the row are 0).
+///
+/// # Safety
+/// The CPU has AVX2; the rows are as [`Rows`] says, `out.len()` cells.
+#[inline(always)]
+unsafe fn narrow<R: Rule, const EIGHT: bool>(rows: Rows, out: &mut [f32], k: Lanes) {
+    let w = out.len();
+    let padded = [0, 1, 2].map(|i| {
+        let mut row = [0.0; 8];
+        // SAFETY: the row is `w` cells (as the caller promised).
+        row[..w].copy_from_slice(unsafe { std::slice::from_raw_parts(rows.values[i], w) });
+        row
+    });
+    let mut new = [0.0; 8];
+    // SAFETY: the padded rows are 8 cells; the wall data reads at most `PAD` bytes past the
+    // row's end; the CPU has AVX2.
+    unsafe {
+        let [a, h, b] = padded.map(|row| three::<true, true>(row.as_ptr(), 0));
+        _mm256_storeu_ps(new.as_mut_ptr(), guarded::<R, EIGHT>(&rows, 0, [a, h, b], k));
+    }
+    out.copy_from_slice(&new[..w]);
+}
+
+/// Two output rows of clean values ([`pair`]). With `READ`, the boundary above the first
+/// row comes from `read` (the pair above wrote it); with `WRITE`, the one below the second
+/// goes to `write`.
+struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool> {
+    rows: Rows,
+    out: [*mut f32; 2],
+    read: *const f32,
+    write: *mut f32,
+    k: Lanes,
+    rule: PhantomData<R>,
+}
+
+impl<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool> Sweep for Pair<R, EIGHT, READ, WRITE> {
+    /// # Safety
+    /// As [`pair`].
+    #[inline(always)]
+    unsafe fn chunk<const FIRST: bool, const LAST: bool>(&mut self, x: usize) {
+        let Rows { values: [va, v1, v2, vb], free, squares, .. } = self.rows;
+        let k = self.k;
+        // SAFETY: as the caller promised.
+        unsafe {
+            let (h1, h2) = (three::<FIRST, LAST>(v1, x), three::<FIRST, LAST>(v2, x));
+            let (a, b) = if EIGHT {
+                (three::<FIRST, LAST>(va, x), three::<FIRST, LAST>(vb, x))
+            } else {
+                // With 4 neighbours only the cells straight above and below count.
+                let only = |c| Three { l: c, c, r: c };
+                (only(_mm256_loadu_ps(va.add(x))), only(_mm256_loadu_ps(vb.add(x))))
+            };
+            let (d1, d2) = if EIGHT {
+                let above =
+                    if READ { _mm256_loadu_ps(self.read.add(x)) } else { boundary(a, h1, squares[0], x) };
+                let middle = boundary(h1, h2, squares[1], x);
+                let below = boundary(h2, b, squares[2], x);
+                if WRITE {
+                    _mm256_storeu_ps(self.write.add(x), below);
+                }
+                (fmax(above, middle), fmax(middle, below))
+            } else {
+                (h1.c, h2.c)
+            };
+            let s1 = fmax(fmax(a.c, h2.c), fmax(h1.l, h1.r));
+            let s2 = fmax(fmax(h1.c, b.c), fmax(h2.l, h2.r));
+            let n1 = settle::<true>(h1.c, strongest::<R, EIGHT>(s1, d1, k), lanes(free[1], x, 0), k);
+            let n2 = settle::<true>(h2.c, strongest::<R, EIGHT>(s2, d2, k), lanes(free[2], x, 0), k);
+            _mm256_storeu_ps(self.out[0].add(x), n1);
+            _mm256_storeu_ps(self.out[1].add(x), n2);
+        }
+    }
+}
+
+/// Two rows of clean values into `out`, from `rows` ([`Rows::two`]), with the ring's rows
+/// as [`Pair`] says for `READ` and `WRITE`.
+///
+/// # Safety
+/// The CPU has AVX2; the rows are as [`Rows`] says, `w` cells, and so are the two rows
+/// written, apart from them and each other; the values are clean ([`Coefs::clean`]) and,
+/// with 8 neighbours, the spans hold; with `READ` or `WRITE`, `read` or `write` is a row
+/// of `w` cells apart from every other.
+#[target_feature(enable = "avx2")]
+unsafe fn pair<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool>(
+    rows: Rows,
+    out: [*mut f32; 2],
+    [read, write]: [*mut f32; 2],
+    k: Lanes,
+) {
+    let w = rows.w;
+    // SAFETY: as the caller promised.
+    unsafe {
+        if w < 8 {
+            let [a, h1, h2, b] = rows.values;
+            let [fa, f1, f2, fb] = rows.free;
+            let [sa, s1, s2] = rows.squares;
+            let top = Rows { values: [a, h1, h2, h2], free: [fa, f1, f2, f2], squares: [sa, s1, s1], w };
+            let bottom = Rows { values: [h1, h2, b, b], free: [f1, f2, fb, fb], squares: [s1, s2, s2], w };
+            narrow::<R, EIGHT>(top, std::slice::from_raw_parts_mut(out[0], w), k);
+            return narrow::<R, EIGHT>(bottom, std::slice::from_raw_parts_mut(out[1], w), k);
+        }
+        let mut p = Pair::<R, EIGHT, READ, WRITE> { rows, out, read, write, k, rule: PhantomData };
+        sweep(w, &mut p);
+    }
+}
+
+/// The rows of a single step ([`Band`]) in one function: with `CLEAN`, two at a time
+/// ([`pair`]), each pair passing the boundary below it to the next through two rows of
+/// scratch on the stack (rows up to [`RING`] cells; wider ones compute it again; two, so
+/// that a row's last chunk, which may overlap the one before, reads what the pair above
+/// wrote, not what its own pair just wrote); else one at a time, guarded.
+///
+/// # Safety
+/// The CPU has AVX2; `b.len` is [`Avx2::mask_len`] of the width; with `CLEAN`, the
+/// values are clean and, with 8 neighbours, the spans hold.
+#[target_feature(enable = "avx2")]
+unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out: &mut [f32], k: &Coefs) {
+    let lanes_k = Lanes::new(k);
+    let w = b.width;
+    let mut space = [[0.0f32; RING]; 2];
+    let passes = EIGHT && w <= RING;
+    let (start, end) = b.rows;
+    let mut y = start;
+    let mut out = out;
+    while y < end {
+        let two = CLEAN && y + 1 < end;
+        let (rows, rest) = out.split_at_mut(w * if two { 2 } else { 1 });
+        let (v, m, _) = b.around(y);
+        if two {
+            let (v2, m2, _) = b.around(y + 1);
+            let rows_in = Rows::two([v[0], v[1], v[2], v2[2]], [m[0], m[1], m[2], m2[2]], w, b.len);
+            let (first, second) = rows.split_at_mut(w);
+            let dst = [first.as_mut_ptr(), second.as_mut_ptr()];
+            // The pair writes one ring row and reads the other (from the pair above).
+            let turn = (y - start) / 2 % 2;
+            let [one, other] = &mut space;
+            let ring = if turn == 0 {
+                [other.as_mut_ptr(), one.as_mut_ptr()]
+            } else {
+                [one.as_mut_ptr(), other.as_mut_ptr()]
+            };
+            // SAFETY: the caller promised the CPU, the values and the spans; the rows are
+            // `w` cells (checked by `Rows::two`), the two written apart from them; the
+            // ring's rows are `RING ≥ w` cells, apart, and read only once written.
+            unsafe {
+                match (passes, y > start) {
+                    (true, true) => pair::<R, EIGHT, true, true>(rows_in, dst, ring, lanes_k),
+                    (true, false) => pair::<R, EIGHT, false, true>(rows_in, dst, ring, lanes_k),
+                    (false, _) => pair::<R, EIGHT, false, false>(rows_in, dst, ring, lanes_k),
+                }
+            }
+            y += 2;
+        } else {
+            // SAFETY: the caller promised the CPU and, with `CLEAN`, the values and spans;
+            // the rows are `w` cells (checked by `Rows::one`).
+            unsafe { one::<R, EIGHT, CLEAN>(Rows::one(v, m, w, b.len), rows, lanes_k) };
+            y += 1;
+        }
+        out = rest;
+    }
+}
+
+/// The widest row whose boundaries a single step passes down (two rows, 16 KiB of stack).
+const RING: usize = 2048;
+
+#[cfg(test)]
+mod tests {
+    use super::super::diffuse::{generic_step, Exp, Lin};
+    use super::*;
+    use crate::space::{Connectivity, Space};
+    use crate::Cell;
+
+    /// How the kernel is asked for a step's rows.
+    #[derive(Debug, Clone, Copy)]
+    enum Way {
+        Rows,
+        Pairs,
+        Band,
+    }
+
+    /// A step of `values` on `grid` with the AVX2 kernel, asked `way`.
+    fn step<R: Rule, const EIGHT: bool>(grid: &Grid, values: &[f32], k: &Coefs, way: Way) -> Vec<f32> {
+        let kernel = Avx2::<R, EIGHT>::new().unwrap();
+        let (w, h) = (grid.width(), grid.height());
+        let len = kernel.mask_len(w);
+        let mut walls = vec![7; h * len];
+        for (y, out) in walls.chunks_exact_mut(len).enumerate() {
+            kernel.fill(grid, y, out);
+        }
+        let (zeros, none) = (vec![0.0; w], vec![0; len]);
+        let band = Band {
+            input: values,
+            width: w,
+            height: h,
+            rows: (0, h),
+            walls: &walls,
+            first: 0,
+            len,
+            zeros: &zeros,
+            none: &none,
+        };
+        let mut out = vec![9.0; w * h];
+        let hints = Hints { ahead: std::ptr::null(), stream: false };
+        match way {
+            Way::Band => kernel.band(&band, &mut out, k),
+            Way::Rows => {
+                for (y, row) in out.chunks_exact_mut(w).enumerate() {
+                    let (v, m, _) = band.around(y);
+                    kernel.row(v, m, row, k, hints);
+                }
+            }
+            Way::Pairs => {
+                for (i, rows) in out.chunks_mut(2 * w).enumerate() {
+                    let y = 2 * i;
+                    let (v, m, _) = band.around(y);
+                    if rows.len() == w {
+                        kernel.row(v, m, rows, k, hints);
+                        continue;
+                    }
+                    let (v2, m2, _) = band.around(y + 1);
+                    let (first, second) = rows.split_at_mut(w);
+                    kernel.pair(
+                        [v[0], v[1], v[2], v2[2]],
+                        [m[0], m[1], m[2], m2[2]],
+                        [first, second],
+                        k,
+                        hints,
+                    );
+                }
+            }
+        }
+        out
+    }
+
+    /// Every way of asking gives the generic rule's bits, on random walls (often at the rows'
+    /// ends) and widths under, at and past multiples of 8, with clean values (and the kernel
+    /// told so, or not) and with NaN, infinities, negatives and −0.
+    fn compare<R: Rule, const EIGHT: bool>(d: &Diffusion) {
+        let connectivity = if EIGHT { Connectivity::Eight } else { Connectivity::Four };
+        let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
+        for (w, h) in [
+            (1, 3),
+            (3, 4),
+            (7, 5),
+            (8, 3),
+            (9, 6),
+            (10, 4),
+            (15, 7),
+            (16, 2),
+            (17, 9),
+            (33, 5),
+            (64, 8),
+            (70, 11),
+        ] {
+            let mut next = crate::test_rng::xorshift((w * 131 + h) as u64);
+            let mut grid = Grid::new(w, h).unwrap().with_connectivity(connectivity);
+            for i in 0..w * h {
+                let end = i % w == 0 || i % w == w - 1;
+                grid.set_blocked(Cell::new(i % w, i / w), next().is_multiple_of(if end { 2 } else { 5 }))
+                    .unwrap();
+            }
+            for clean in [true, false] {
+                let values: Vec<f32> = (0..w * h)
+                    .map(|i| match next() % 6 {
+                        _ if !grid.is_walkable(i) => 0.0,
+                        0 if !clean => specials[(next() % specials.len() as u64) as usize],
+                        _ => (next() % 1000) as f32 / 100.0,
+                    })
+                    .collect();
+                let want: Vec<u32> = generic_step(&grid, &values, d).iter().map(|x| x.to_bits()).collect();
+                for told in [clean, false] {
+                    let k = Coefs { clean: told, ..Coefs::new::<R>(&grid, d) };
+                    for way in [Way::Rows, Way::Pairs, Way::Band] {
+                        let got: Vec<u32> =
+                            step::<R, EIGHT>(&grid, &values, &k, way).iter().map(|x| x.to_bits()).collect();
+                        assert_eq!(
+                            got, want,
+                            "{w}×{h}, {d:?}, eight {EIGHT}, clean {clean} told {told}, {way:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_way_gives_the_generic_bits() {
+        if Avx2::<Exp, true>::new().is_none() {
+            eprintln!("SKIP: this CPU has no AVX2");
+            return;
+        }
+        for d in [Diffusion::new(0.3, 0.5).unwrap(), Diffusion::new(0.05, 1.0).unwrap()] {
+            compare::<Exp, false>(&d);
+            compare::<Exp, true>(&d);
+        }
+        let d = Diffusion::linear(0.4, 0.7).unwrap();
+        compare::<Lin, false>(&d);
+        compare::<Lin, true>(&d);
+    }
+}
