@@ -28,10 +28,10 @@
 #![allow(unsafe_code)]
 
 use std::arch::x86_64::{
-    __m128i, __m256, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blend_ps, _mm256_castsi256_ps,
-    _mm256_cmp_ps, _mm256_cvtepi8_epi32, _mm256_loadu_ps, _mm256_max_ps, _mm256_mul_ps,
-    _mm256_permutevar8x32_ps, _mm256_set1_ps, _mm256_setr_epi32, _mm256_setzero_ps, _mm256_storeu_ps,
-    _mm256_sub_ps, _mm_loadl_epi64, _CMP_NLT_UQ,
+    __m128i, __m256, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blend_ps, _mm256_castps_si256,
+    _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_cvtepi8_epi32, _mm256_loadu_ps, _mm256_max_epi32,
+    _mm256_max_ps, _mm256_mul_ps, _mm256_permutevar8x32_ps, _mm256_set1_ps, _mm256_setr_epi32,
+    _mm256_setzero_ps, _mm256_storeu_ps, _mm256_sub_ps, _mm_loadl_epi64, _CMP_NLT_UQ,
 };
 use std::marker::PhantomData;
 
@@ -344,6 +344,16 @@ fn fmax(acc: __m256, x: __m256) -> __m256 {
     unsafe { _mm256_max_ps(x, acc) }
 }
 
+/// The larger of `a` and `b` in each lane, compared as integers: the same as floats where
+/// both are at least +0 and not NaN (clean values, [`Coefs::clean`]), and an integer
+/// maximum runs on more of a core's vector pipes than a float one (all four on AMD's Zen
+/// cores, against two).
+#[inline(always)]
+fn imax(a: __m256, b: __m256) -> __m256 {
+    // SAFETY: AVX2, which the callers' CPUs have.
+    unsafe { _mm256_castsi256_ps(_mm256_max_epi32(_mm256_castps_si256(a), _mm256_castps_si256(b))) }
+}
+
 /// `R::carry` in each lane.
 #[inline(always)]
 fn carry<R: Rule>(v: __m256, c: __m256) -> __m256 {
@@ -435,9 +445,9 @@ fn strongest<R: Rule, const EIGHT: bool>(straight: __m256, diagonal: __m256, k: 
 unsafe fn boundary(top: Three, bottom: Three, squares: *const u8, x: usize) -> __m256 {
     // SAFETY: as the caller promised.
     unsafe {
-        let left = and(fmax(top.l, bottom.l), lanes(squares, x, -1));
-        let right = and(fmax(top.r, bottom.r), lanes(squares, x, 0));
-        fmax(left, right)
+        let left = and(imax(top.l, bottom.l), lanes(squares, x, -1));
+        let right = and(imax(top.r, bottom.r), lanes(squares, x, 0));
+        imax(left, right)
     }
 }
 
@@ -495,9 +505,9 @@ impl<R: Rule, const EIGHT: bool, const CLEAN: bool> Sweep for One<'_, R, EIGHT, 
             let (a, h, b) =
                 (three::<FIRST, LAST>(va, x), three::<FIRST, LAST>(vh, x), three::<FIRST, LAST>(vb, x));
             let new = if CLEAN {
-                let straight = fmax(fmax(a.c, b.c), fmax(h.l, h.r));
+                let straight = imax(imax(a.c, b.c), imax(h.l, h.r));
                 let diagonal = if EIGHT {
-                    fmax(boundary(a, h, self.rows.squares[0], x), boundary(h, b, self.rows.squares[1], x))
+                    imax(boundary(a, h, self.rows.squares[0], x), boundary(h, b, self.rows.squares[1], x))
                 } else {
                     h.c
                 };
@@ -593,12 +603,12 @@ impl<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool> Sweep for 
                 if WRITE {
                     _mm256_storeu_ps(self.write.add(x), below);
                 }
-                (fmax(above, middle), fmax(middle, below))
+                (imax(above, middle), imax(middle, below))
             } else {
                 (h1.c, h2.c)
             };
-            let s1 = fmax(fmax(a.c, h2.c), fmax(h1.l, h1.r));
-            let s2 = fmax(fmax(h1.c, b.c), fmax(h2.l, h2.r));
+            let s1 = imax(imax(a.c, h2.c), imax(h1.l, h1.r));
+            let s2 = imax(imax(h1.c, b.c), imax(h2.l, h2.r));
             let n1 = settle::<true>(h1.c, strongest::<R, EIGHT>(s1, d1, k), lanes(free[1], x, 0), k);
             let n2 = settle::<true>(h2.c, strongest::<R, EIGHT>(s2, d2, k), lanes(free[2], x, 0), k);
             _mm256_storeu_ps(self.out[0].add(x), n1);
