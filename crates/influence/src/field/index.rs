@@ -14,6 +14,7 @@
 use rstar::primitives::{GeomWithData, Rectangle};
 use rstar::{RTree, RTreeNode};
 
+use super::bin_sum::Summer;
 use super::falloff::Curve;
 use super::point::Point;
 use super::source::PointSource;
@@ -136,9 +137,8 @@ pub(crate) struct Bins {
     packed: Vec<[f32; 4]>,
     /// Whether every source's curve is [`Curve::Linear`].
     linear: bool,
-    /// The AVX-512 sum of a bin, where the CPU has it.
-    #[cfg(target_arch = "x86_64")]
-    vector: Option<super::x86::Avx512>,
+    /// What sums a bin of linear sources: the widest vector code the CPU runs.
+    summer: Summer,
     /// The radii (for their median), the bins each source covers, and each bin's next
     /// entry, kept between builds.
     scratch: Scratch,
@@ -251,8 +251,7 @@ impl Bins {
             sources: index,
             packed,
             linear,
-            #[cfg(target_arch = "x86_64")]
-            vector: super::x86::Avx512::new(),
+            summer: Summer::widest(),
             scratch: (radii, ranges, fill),
         })
     }
@@ -292,23 +291,7 @@ impl Bins {
     /// the same bits as [`for_each_near`](Self::for_each_near) and `value_at`.
     #[inline]
     fn linear_value(&self, p: &[f32]) -> f32 {
-        let (px, py) = (p[0], p[1]);
-        let entries = &self.packed[self.bin(p)];
-        #[cfg(target_arch = "x86_64")]
-        if let Some(vector) = self.vector {
-            return vector.linear_sum(entries, [px, py]);
-        }
-        // Each entry's value computed and kept or not without a branch (one per entry would
-        // be mispredicted a third of the time); adding +0 leaves the sum as it is.
-        let mut sum = 0.0;
-        for &[x, y, s, r] in entries {
-            let (dx, dy) = (px - x, py - y);
-            let d2 = dx * dx + dy * dy;
-            let holds = (x - r <= px) & (px <= x + r) & (y - r <= py) & (py <= y + r);
-            let value = s * Curve::Linear.value(d2.sqrt(), r);
-            sum += if (d2 <= r * r) & holds { value } else { 0.0 };
-        }
-        sum
+        self.summer.linear_sum(&self.packed[self.bin(p)], [p[0], p[1]])
     }
 
     fn heap_bytes(&self) -> usize {
@@ -428,9 +411,8 @@ mod tests {
                 let (v, g) = field.value_and_gradient(p);
                 assert!(v == value || p.x.is_nan(), "{p}: {v} against {value}");
                 assert!(g == gradient || p.x.is_nan(), "{p}: {g} against {gradient}");
-                #[cfg(target_arch = "x86_64")]
                 if linear {
-                    let scalar = Bins { vector: None, ..bins.clone() }.linear_value(&p.to_array());
+                    let scalar = Bins { summer: Summer::Scalar, ..bins.clone() }.linear_value(&p.to_array());
                     assert_eq!(scalar.to_bits(), got.to_bits(), "{p}");
                 }
             }

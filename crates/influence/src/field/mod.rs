@@ -73,6 +73,7 @@
 //! sources and rebuild the index once per call, the batched update the article recommends
 //! (§29.11.3).
 
+mod bin_sum;
 mod bridge;
 mod falloff;
 mod index;
