@@ -1,5 +1,5 @@
 //! The sum of one bin of linear sources in the plane at a point, by the widest summer the
-//! CPU runs and `INFLUENCE_KERNEL` allows — AVX-512 or the scalar loop — chosen once
+//! CPU runs and `INFLUENCE_KERNEL` allows — AVX-512, AVX2 or the scalar loop — chosen once
 //! when the bins are built. Every summer adds the same contributions in the same order, so
 //! they give the same bits.
 
@@ -11,6 +11,9 @@ pub(super) enum Summer {
     /// [`scalar`], on any CPU.
     #[default]
     Scalar,
+    /// 8 entries a vector.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(super::avx2::Avx2),
     /// 16 entries a vector.
     #[cfg(target_arch = "x86_64")]
     Avx512(super::x86::Avx512),
@@ -24,6 +27,9 @@ impl Summer {
             if let Some(avx512) = super::x86::Avx512::new() {
                 return Self::Avx512(avx512);
             }
+            if let Some(avx2) = super::avx2::Avx2::new() {
+                return Self::Avx2(avx2);
+            }
         }
         Self::Scalar
     }
@@ -34,6 +40,8 @@ impl Summer {
     pub(super) fn linear_sum(self, entries: &[[f32; 4]], p: [f32; 2]) -> f32 {
         match self {
             Self::Scalar => scalar(entries, p),
+            #[cfg(target_arch = "x86_64")]
+            Self::Avx2(avx2) => avx2.linear_sum(entries, p),
             #[cfg(target_arch = "x86_64")]
             Self::Avx512(avx512) => avx512.linear_sum(entries, p),
         }
@@ -65,6 +73,7 @@ mod tests {
         let mut summers = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
+            summers.extend(super::super::avx2::Avx2::new().map(Summer::Avx2));
             summers.extend(super::super::x86::Avx512::new().map(Summer::Avx512));
         }
         summers

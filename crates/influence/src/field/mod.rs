@@ -73,6 +73,8 @@
 //! sources and rebuild the index once per call, the batched update the article recommends
 //! (§29.11.3).
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod bin_sum;
 mod bridge;
 mod falloff;
