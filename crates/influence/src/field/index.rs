@@ -256,19 +256,23 @@ impl Bins {
         })
     }
 
-    /// The entries of the bin holding `p` (none outside the bins).
+    /// The entries of the bin holding `p` (none outside the bins). `p` has `dims`
+    /// coordinates: inlined where their number is known, the loop unrolls.
     #[inline]
     fn bin(&self, p: &[f32]) -> std::ops::Range<usize> {
         let mut bin = 0;
         let mut stride = 1;
-        for ((&v, &origin), &count) in p.iter().zip(&self.origin).zip(&self.counts).take(self.dims) {
+        for ((&v, &origin), &count) in p.iter().zip(&self.origin).zip(&self.counts) {
             let u = (v - origin) * self.inverse;
-            // Also false for NaN.
+            // The bins number fewer than 2³¹: a count and a cell fit a `u32`, converted
+            // from and to a float in fewer instructions than a `usize` (the query's
+            // critical path runs through them). Also false for NaN.
+            let count = count as u32;
             if !(u >= 0.0 && u < count as f32) {
                 return 0..0;
             }
-            bin += (u as usize).min(count - 1) * stride;
-            stride *= count;
+            bin += (u as u32).min(count - 1) as usize * stride;
+            stride *= count as usize;
         }
         self.starts[bin] as usize..self.starts[bin + 1] as usize
     }
