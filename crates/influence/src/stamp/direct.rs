@@ -236,3 +236,31 @@ pub(super) fn walled(blocked: &[bool]) -> bool {
     let any = chunks.iter().fold(0, |any, chunk| any | u32::from_ne_bytes(chunk.map(u8::from)));
     any != 0 || rest.contains(&true)
 }
+
+/// The curves the vector paths evaluate on lanes (`stamp/x86.rs`).
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Curve {
+    /// `1 − d / r`.
+    Linear,
+    /// 1.
+    Constant,
+}
+
+/// The walkable cells among `x .. x + 64` of a row with free-cell bits `free` (bit `i` of
+/// word `i / 64` for cell `i`; bits past the row's end clear), as bit `i` for cell `x + i`;
+/// cells outside the row are not walkable.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub(super) fn walkable64(free: &[u64], x: isize) -> u64 {
+    let word = |i: usize| free.get(i).copied().unwrap_or(0);
+    if let Ok(x) = usize::try_from(x) {
+        let (i, shift) = (x / 64, x % 64);
+        // `<< 1 << (63 − shift)` is `<< (64 − shift)`, and 0 when the shift is 0.
+        word(i) >> shift | word(i + 1) << 1 << (63 - shift)
+    } else if x > -64 {
+        word(0) << x.unsigned_abs()
+    } else {
+        0
+    }
+}

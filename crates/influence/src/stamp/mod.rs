@@ -79,6 +79,8 @@ mod space;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+#[cfg(target_arch = "x86_64")]
+use direct::Curve;
 use direct::{direct_rows, walled, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set};
 #[cfg(target_arch = "x86_64")]
 use x86::Lanes;
@@ -132,9 +134,61 @@ pub struct Stamper {
     /// The metric terms of a directly evaluated source's columns.
     cols: Vec<f32>,
     direct_only: bool,
-    /// The AVX-512 paths, where the CPU has them.
+    /// The vector paths, where the CPU has them.
     #[cfg(target_arch = "x86_64")]
-    vector: x86::Detected,
+    vector: Detected,
+}
+
+/// The widest vector paths this CPU runs (and `INFLUENCE_KERNEL` allows): each holds its
+/// own proof that the CPU has what it needs. The callers ask this one value, so the choice
+/// is made in one place.
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy)]
+enum Vector {
+    /// 16 cells a vector, masked by mask registers.
+    Avx512(x86::Avx512),
+}
+
+/// [`Vector`], asked once (for a [`Stamper`]).
+#[cfg(target_arch = "x86_64")]
+#[derive(Debug, Clone, Copy)]
+struct Detected(Option<Vector>);
+
+#[cfg(target_arch = "x86_64")]
+impl Default for Detected {
+    fn default() -> Self {
+        Self(x86::Avx512::new().map(Vector::Avx512))
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Vector {
+    /// Adds `strength · factor` of each of `kernel`'s rows to the walkable cells of `values`
+    /// (a layer of `grid`) under it, the kernel's centre at `cell` and its rows within
+    /// `-reach ..= reach` of it each way: what [`apply_row`] does for each row in
+    /// [`Mode::Add`], with the same bits.
+    fn add_rows(
+        self,
+        grid: &Grid,
+        values: &mut [f32],
+        kernel: &Kernel,
+        cell: (isize, isize),
+        strength: f32,
+        reach: isize,
+    ) {
+        match self {
+            Self::Avx512(v) => v.add_rows(grid, values, kernel, cell, strength, reach),
+        }
+    }
+
+    /// Direct evaluation of a source with metric `M` and a linear or constant `curve`,
+    /// adding (or with `set`, setting) its values: what [`direct_rows`] gives, with the same
+    /// bits.
+    fn direct<M: Lanes>(self, grid: &Grid, values: &mut [f32], f: &Frame, curve: Curve, set: bool) {
+        match self {
+            Self::Avx512(v) => v.direct::<M>(grid, values, f, curve, set),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -400,8 +454,8 @@ impl Stamper {
         #[cfg(target_arch = "x86_64")]
         if let Some(vector) = self.vector.0 {
             let curve = match source.falloff() {
-                Falloff::Linear => Some(x86::Curve::Linear),
-                Falloff::Constant => Some(x86::Curve::Constant),
+                Falloff::Linear => Some(Curve::Linear),
+                Falloff::Constant => Some(Curve::Constant),
                 _ => None,
             };
             if let (Some(curve), Mode::Add | Mode::Set) = (curve, source.mode()) {

@@ -18,7 +18,7 @@ use std::arch::x86_64::{
     _mm512_setr_epi32, _mm512_sqrt_ps, _mm512_sub_ps, _mm_prefetch, _CMP_LE_OQ, _MM_HINT_T0,
 };
 
-use super::direct::{covered_row, rows, Euclidean, Frame, Manhattan, Octile, Straight};
+use super::direct::{covered_row, rows, walkable64, Curve, Euclidean, Frame, Manhattan, Octile, Straight};
 use super::{Kernel, KernelRow};
 use crate::space::Grid;
 
@@ -26,16 +26,6 @@ use crate::space::Grid;
 /// [`new`](Self::new) is the only way to make one.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Avx512(());
-
-/// [`Avx512::new`], asked once (for a [`Stamper`](super::Stamper)).
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Detected(pub(super) Option<Avx512>);
-
-impl Default for Detected {
-    fn default() -> Self {
-        Self(Avx512::new())
-    }
-}
 
 impl Avx512 {
     /// The adder, if this CPU runs it (and `INFLUENCE_KERNEL` allows it).
@@ -147,15 +137,6 @@ impl Lanes for Octile {
             _mm512_add_ps(_mm512_max_ps(column, row), _mm512_mul_ps(k, _mm512_min_ps(column, row)))
         }
     }
-}
-
-/// The curves [`Avx512::direct`] evaluates on lanes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Curve {
-    /// `1 − d / r`.
-    Linear,
-    /// 1.
-    Constant,
 }
 
 impl Avx512 {
@@ -406,27 +387,10 @@ pub(super) fn prefetch_pair(values: &[f32], a: usize, b: usize) {
     }
 }
 
-/// The walkable cells among `x .. x + 16` of a row with free-cell bits `free` (bit `i` of
-/// word `i / 64` for cell `i`; bits past the row's end clear), as bit `i` for cell `x + i`;
-/// cells outside the row are not walkable.
+/// The walkable cells among `x .. x + 16` of a row, as [`walkable64`] gives 64 of them.
 #[inline(always)]
 fn walkable(free: &[u64], x: isize) -> u16 {
     walkable64(free, x) as u16
-}
-
-/// The walkable cells among `x .. x + 64`, as [`walkable`] gives 16 of them.
-#[inline(always)]
-fn walkable64(free: &[u64], x: isize) -> u64 {
-    let word = |i: usize| free.get(i).copied().unwrap_or(0);
-    if let Ok(x) = usize::try_from(x) {
-        let (i, shift) = (x / 64, x % 64);
-        // `<< 1 << (63 − shift)` is `<< (64 − shift)`, and 0 when the shift is 0.
-        word(i) >> shift | word(i + 1) << 1 << (63 - shift)
-    } else if x > -64 {
-        word(0) << x.unsigned_abs()
-    } else {
-        0
-    }
 }
 
 /// [`Avx512::add_rows`].
