@@ -107,7 +107,7 @@ pub(super) struct Frame {
     pub(super) cx: isize,
     pub(super) cy: isize,
     pub(super) fx: f32,
-    fy: f32,
+    pub(super) fy: f32,
     pub(super) width: isize,
     height: isize,
     reach: isize,
@@ -237,7 +237,7 @@ pub(super) fn walled(blocked: &[bool]) -> bool {
     any != 0 || rest.contains(&true)
 }
 
-/// The curves the vector paths evaluate on lanes (`stamp/x86.rs`).
+/// The curves the vector paths evaluate on lanes (`stamp/x86.rs`, `stamp/avx2.rs`).
 #[cfg(target_arch = "x86_64")]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Curve {

@@ -29,6 +29,13 @@
 //! paths below. On grids of 2²² cells or more, `Stamper::stamp_all` asks for the cells of the
 //! footprint two sources ahead while it stamps.
 //!
+//! Where the CPU has AVX2 but not AVX-512 (or `INFLUENCE_KERNEL=avx2`), `stamp/avx2.rs` does
+//! the same jobs 8 cells a vector, with the same bits of walls, edges and row length made the
+//! sign bits of a lane mask for masked loads and stores: kernel rows as above, and linear and
+//! constant curves over the columns that any row of the footprint covers (found from the row
+//! nearest the source). One `Vector` value, detected once per stamper, picks between the two
+//! for every caller.
+//!
 //! ## Speed
 //!
 //! Direct evaluation prepares a source's columns once (their `x²` or `|x|`), then gives
@@ -74,6 +81,8 @@ use crate::paths::PathScratch;
 use crate::source::{Metric, Mode, Source};
 use crate::space::{Grid, Space};
 
+#[cfg(target_arch = "x86_64")]
+mod avx2;
 mod direct;
 mod space;
 #[cfg(target_arch = "x86_64")]
@@ -82,8 +91,11 @@ mod x86;
 #[cfg(target_arch = "x86_64")]
 use direct::Curve;
 use direct::{direct_rows, walled, Add, Combine, Euclidean, Frame, Manhattan, Max, Octile, Set};
+/// A straight-line metric on x86-64's lanes: 16 at a time (AVX-512) and 8 (AVX2).
 #[cfg(target_arch = "x86_64")]
-use x86::Lanes;
+trait Lanes: x86::Lanes + avx2::Lanes {}
+#[cfg(target_arch = "x86_64")]
+impl<M: x86::Lanes + avx2::Lanes> Lanes for M {}
 /// Without x86-64's lanes, any straight-line metric.
 #[cfg(not(target_arch = "x86_64"))]
 trait Lanes: direct::Straight {}
@@ -147,6 +159,8 @@ pub struct Stamper {
 enum Vector {
     /// 16 cells a vector, masked by mask registers.
     Avx512(x86::Avx512),
+    /// 8 cells a vector, masked by the sign bits of lane masks.
+    Avx2(avx2::Avx2),
 }
 
 /// [`Vector`], asked once (for a [`Stamper`]).
@@ -157,7 +171,7 @@ struct Detected(Option<Vector>);
 #[cfg(target_arch = "x86_64")]
 impl Default for Detected {
     fn default() -> Self {
-        Self(x86::Avx512::new().map(Vector::Avx512))
+        Self(x86::Avx512::new().map(Vector::Avx512).or_else(|| avx2::Avx2::new().map(Vector::Avx2)))
     }
 }
 
@@ -178,15 +192,25 @@ impl Vector {
     ) {
         match self {
             Self::Avx512(v) => v.add_rows(grid, values, kernel, cell, strength, reach),
+            Self::Avx2(v) => v.add_rows(grid, values, kernel, cell, strength, reach),
         }
     }
 
     /// Direct evaluation of a source with metric `M` and a linear or constant `curve`,
     /// adding (or with `set`, setting) its values: what [`direct_rows`] gives, with the same
-    /// bits.
-    fn direct<M: Lanes>(self, grid: &Grid, values: &mut [f32], f: &Frame, curve: Curve, set: bool) {
+    /// bits. `scratch` is room the AVX2 path may use for the columns' terms.
+    fn direct<M: Lanes>(
+        self,
+        grid: &Grid,
+        values: &mut [f32],
+        f: &Frame,
+        curve: Curve,
+        set: bool,
+        scratch: &mut Vec<f32>,
+    ) {
         match self {
             Self::Avx512(v) => v.direct::<M>(grid, values, f, curve, set),
+            Self::Avx2(v) => v.direct::<M>(grid, values, f, curve, set, scratch),
         }
     }
 }
@@ -460,7 +484,7 @@ impl Stamper {
             };
             if let (Some(curve), Mode::Add | Mode::Set) = (curve, source.mode()) {
                 let set = source.mode() == Mode::Set;
-                return vector.direct::<M>(grid, layer.values_mut(), &frame, curve, set);
+                return vector.direct::<M>(grid, layer.values_mut(), &frame, curve, set, &mut self.cols);
             }
         }
         let (lo, hi, (fx, _)) = (frame.dx_lo, frame.dx_hi, at.offset);
