@@ -85,30 +85,12 @@ impl Avx2 {
     ) {
         let Self(()) = self;
         assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
-        // The columns' terms (through i32, as `Metric::distances_along_row` converts
-        // columns), then +∞ to a whole vector: their distances are +∞, never within the
-        // radius.
-        terms.clear();
-        terms.extend((f.dx_lo..=f.dx_hi).map(|dx| M::term(dx as i32 as f32 - f.fx)));
-        // The columns any row covers: those within the radius in the row nearest the source
-        // (the least row term), as each metric's distance, rounding included, grows with the
-        // row's term. They are contiguous, as the terms grow with the distance from the
-        // source's column. The others are left out of every row's vectors: at a radius of 8
-        // cells, 16 columns of the 19 within reach, two vectors a row instead of three.
-        let row = rows(f).map(|dy| M::term(dy as f32 - f.fy)).fold(f32::INFINITY, f32::min);
-        let within = |t: &f32| M::distance(*t, row) * f.cell_size <= f.radius;
-        let (Some(first), Some(last)) = (terms.iter().position(within), terms.iter().rposition(within))
-        else {
-            return; // no cell of the footprint is within the radius
-        };
-        terms.truncate(last + 1);
-        terms.drain(..first);
-        let columns = terms.len();
-        terms.resize(8 * columns.div_ceil(8), f32::INFINITY);
+        // SAFETY: the value proves the CPU has AVX2.
+        let Some(first) = (unsafe { covered_columns::<M>(f, terms) }) else { return };
         let x0 = f.cx + f.dx_lo + first as isize;
-        // SAFETY: the value proves the CPU has AVX2; x0 is the footprint's column `first`
-        // (`first ≤ last`, both columns of the footprint, which lies in the grid), and `terms`
-        // holds the terms of the columns from it on, then +∞ to a whole vector.
+        // SAFETY: the value proves the CPU has AVX2; x0 is a column of the footprint, which
+        // lies in the grid, and `terms` holds the terms of the columns from it on, then +∞ to
+        // a whole vector.
         unsafe {
             match (curve, set) {
                 (Curve::Linear, false) => direct::<M, true, false>(grid, values, f, terms, x0),
@@ -118,6 +100,37 @@ impl Avx2 {
             }
         }
     }
+}
+
+/// Fills `terms` with the metric terms of the columns that any row of the footprint covers,
+/// then +∞ (whose distances are never within the radius) to a whole vector, and returns the
+/// first of those columns (counted from `f.dx_lo`); `None` if no cell is within the radius.
+///
+/// Those columns are the ones within the radius in the row nearest the source (the least
+/// row term), as each metric's distance, rounding included, grows with the row's term; they
+/// are contiguous, as the terms grow with the distance from the source's column. The others
+/// are left out of every row's vectors: at a radius of 8 cells, at most 16 columns of the 19
+/// within reach for a source off its cell's centre, two vectors a row instead of three.
+/// (Compiled for AVX2, where the terms' loop takes vectors.)
+#[target_feature(enable = "avx2")]
+fn covered_columns<M: Straight>(f: &Frame, terms: &mut Vec<f32>) -> Option<usize> {
+    let rows = rows(f);
+    if rows.is_empty() {
+        return None;
+    }
+    // The row offset nearest the source's (`fy` lies within half a cell of 0).
+    let row = M::term(0.clamp(*rows.start(), *rows.end()) as f32 - f.fy);
+    let columns = (f.dx_hi - f.dx_lo + 1) as usize;
+    terms.clear();
+    // Through i32, as `Metric::distances_along_row` converts columns.
+    terms.extend((0..columns).map(|i| M::term((f.dx_lo + i as isize) as i32 as f32 - f.fx)));
+    let within = |t: &f32| M::distance(*t, row) * f.cell_size <= f.radius;
+    let first = terms.iter().position(within)?;
+    let last = terms.iter().rposition(within)?;
+    terms.truncate(last + 1);
+    terms.drain(..first);
+    terms.resize(8 * terms.len().div_ceil(8), f32::INFINITY);
+    Some(first)
 }
 
 /// A straight-line metric on 8 lanes: [`Straight::distance`], the same operations in the
@@ -262,6 +275,16 @@ unsafe fn add_inside(
     let (word, shift) = (x0 / 64, x0 % 64);
     let next = word + 1 < words;
     let centre = values.as_mut_ptr().wrapping_add(cy as usize * w + cx as usize);
+    // Each row's first and last cells are asked for from memory before any row is added, so
+    // that the core waits on the cache once for the kernel rather than row by row as the
+    // masked loads come (at 1024², where the layer is beyond the L2, about 6 % less time
+    // for a kernel 17 cells across).
+    for row in rows {
+        // (A hint: it reads nothing, and cannot fault.)
+        let line = centre.wrapping_offset(row.dy * w as isize + row.dx0);
+        _mm_prefetch::<_MM_HINT_T0>(line.cast());
+        _mm_prefetch::<_MM_HINT_T0>(line.wrapping_add(row.len - 1).cast());
+    }
     for row in rows {
         debug_assert!(row.len > 0 && row.start + row.len <= factors.len());
         let y = (cy + row.dy) as usize;

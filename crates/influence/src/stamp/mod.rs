@@ -33,8 +33,9 @@
 //! the same jobs 8 cells a vector, with the same bits of walls, edges and row length made the
 //! sign bits of a lane mask for masked loads and stores: kernel rows as above, and linear and
 //! constant curves over the columns that any row of the footprint covers (found from the row
-//! nearest the source). One `Vector` value, detected once per stamper, picks between the two
-//! for every caller.
+//! nearest the source), each footprint's rows asked for from memory before they are
+//! computed. One `Vector` value, detected once per stamper, picks between the two for every
+//! caller.
 //!
 //! ## Speed
 //!
