@@ -24,7 +24,8 @@ use std::arch::x86_64::{
 };
 
 use super::direct::{covered_row, rows, walkable64, Curve, Euclidean, Frame, Manhattan, Octile, Straight};
-use super::{Kernel, KernelRow};
+use super::kernel_rows::{self, Adder};
+use super::Kernel;
 use crate::space::Grid;
 
 /// The AVX2 row adder. A value of it is the proof that the CPU has AVX2:
@@ -53,11 +54,10 @@ impl Avx2 {
         strength: f32,
         reach: isize,
     ) {
-        let Self(()) = self;
         assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
-        let (rows, factors) = (&kernel.rows, &kernel.factors);
-        // SAFETY: the value proves the CPU has AVX2.
-        unsafe { add_rows(grid, values, rows, factors, cell, strength, reach) }
+        // SAFETY: the value proves the CPU has AVX2; `values` is a layer of the grid
+        // (asserted above).
+        unsafe { add_rows(self, grid, values, kernel, cell, strength, reach) }
     }
 
     /// Direct evaluation of a source with a straight-line metric `M`, linear or constant
@@ -179,134 +179,45 @@ fn lanes(bits: u32) -> __m256i {
     _mm256_sllv_epi32(_mm256_set1_epi32(bits as i32), _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24))
 }
 
-/// Adds `s · factor` to each cell at `at` that `mask` takes (by its sign bits), the factors
-/// read from `factors`: `cell + s · factor`, as [`apply_row`](super::apply_row) adds.
-///
-/// # Safety
-/// The CPU has AVX2, and for each lane `i` that `mask` takes, `at + i` is a cell of a layer
-/// no one else is using and `factors + i` a readable factor.
-#[inline]
-#[target_feature(enable = "avx2")]
-unsafe fn add_chunk(at: *mut f32, factors: *const f32, s: __m256, mask: __m256i) {
-    // SAFETY: the lanes taken are readable and writable (the contract); the others are
-    // neither read nor written, and cannot fault.
-    unsafe {
-        let f = _mm256_maskload_ps(factors, mask);
-        let v = _mm256_maskload_ps(at, mask);
-        _mm256_maskstore_ps(at, mask, _mm256_add_ps(v, _mm256_mul_ps(s, f)));
-    }
-}
-
-/// [`Avx2::add_rows`].
+/// [`kernel_rows::add_rows`] compiled for AVX2.
 ///
 /// # Safety
 /// The CPU has AVX2, and `values` holds a value per cell of `grid`.
 #[target_feature(enable = "avx2")]
-fn add_rows(
+unsafe fn add_rows(
+    adder: Avx2,
     grid: &Grid,
     values: &mut [f32],
-    rows: &[KernelRow],
-    factors: &[f32],
-    (cx, cy): (isize, isize),
+    kernel: &Kernel,
+    cell: (isize, isize),
     strength: f32,
     reach: isize,
 ) {
-    let (w, h) = (grid.width(), grid.height());
-    let (free, words) = grid.free_words();
-    let s = _mm256_set1_ps(strength);
-    // A kernel at most 64 columns wide whose square lies wholly inside the grid (most
-    // sources on a large map) needs no clipping: see `add_inside`.
-    let inside = |c: isize, n: usize| c >= reach && c + reach < n as isize;
-    if 2 * reach < 64 && inside(cx, w) && inside(cy, h) {
-        // SAFETY: the CPU has AVX2 (this function's contract, as `add_inside`'s), `values`
-        // holds a value per cell of `grid`, the kernel's square (its rows lie within
-        // `-reach ..= reach` each way) is inside the grid and at most 64 columns wide, and
-        // every row holds at least one factor, stored at `start .. start + len` of `factors`
-        // (as `Stamper::kernel_for` builds kernels, and `add_rows` is only given a kernel's
-        // rows and factors).
-        return unsafe { add_inside(grid, values, rows, factors, (cx, cy), s, reach) };
-    }
-    for row in rows {
-        let Some(y) = usize::try_from(cy + row.dy).ok().filter(|&y| y < h) else { continue };
-        let factors = &factors[row.start..][..row.len];
-        let free = &free[y * words..][..words];
-        // Where the row's first factor lands, were it inside the grid.
-        let first = cx + row.dx0;
-        let at = values.as_mut_ptr().wrapping_add(y * w).wrapping_offset(first);
-        let mut k = 0;
-        while k < factors.len() {
-            // The chunk's factors, the cells inside the grid and walkable.
-            let count = (factors.len() - k).min(8);
-            let bits = (u32::MAX >> (32 - count)) & walkable64(free, first + k as isize) as u32;
-            // SAFETY: the lanes taken are cells of row y between columns 0 and w − 1, inside
-            // `values` (w · h long, borrowed mutably), and factors k .. k + count.
-            unsafe { add_chunk(at.wrapping_add(k), factors.as_ptr().add(k), s, lanes(bits)) };
-            k += 8;
-        }
-    }
+    // SAFETY: as the caller promised.
+    unsafe { kernel_rows::add_rows(adder, grid, values, kernel, cell, strength, reach) }
 }
 
-/// [`add_rows`] for a kernel whose square, `-reach ..= reach` about `(cx, cy)` each way, lies
-/// inside the grid and is at most 64 columns wide: no row is clipped, and each row's walkable
-/// cells are read from the free-cell bits with the square's first column fixed for the whole
-/// kernel (one or two words and a shift a row). Each cell gets the same
-/// `cell + strength · factor` as in [`add_rows`], so the results are the same bits.
-///
-/// # Safety
-/// The CPU has AVX2, `values` holds a value per cell of `grid`, every row of the kernel lies
-/// within `-reach ..= reach` of `(cx, cy)` each way (`dy`, and `dx0 .. dx0 + len`) and has
-/// its factors, at least one, at `start .. start + len` of `factors`, that square lies
-/// inside the grid, and `2 · reach < 64`.
-#[target_feature(enable = "avx2")]
-unsafe fn add_inside(
-    grid: &Grid,
-    values: &mut [f32],
-    rows: &[KernelRow],
-    factors: &[f32],
-    (cx, cy): (isize, isize),
-    s: __m256,
-    reach: isize,
-) {
-    let w = grid.width();
-    let (free, words) = grid.free_words();
-    // The square's first column, in the grid: its walkable cells are bits from `shift` on of
-    // word `word` of each row, and of the next word if the row has one.
-    let x0 = (cx - reach) as usize;
-    let (word, shift) = (x0 / 64, x0 % 64);
-    let next = word + 1 < words;
-    let centre = values.as_mut_ptr().wrapping_add(cy as usize * w + cx as usize);
-    // Each row's first and last cells are asked for from memory before any row is added, so
-    // that the core waits on the cache once for the kernel rather than row by row as the
-    // masked loads come (at 1024², where the layer is beyond the L2, about 6 % less time
-    // for a kernel 17 cells across).
-    for row in rows {
-        // (A hint: it reads nothing, and cannot fault.)
-        let line = centre.wrapping_offset(row.dy * w as isize + row.dx0);
-        _mm_prefetch::<_MM_HINT_T0>(line.cast());
-        _mm_prefetch::<_MM_HINT_T0>(line.wrapping_add(row.len - 1).cast());
+impl Adder for Avx2 {
+    const LANES: usize = 8;
+    const PREFETCH: bool = true;
+    type Strength = __m256;
+
+    #[inline(always)]
+    fn splat(self, strength: f32) -> __m256 {
+        // SAFETY: the value proves the CPU has AVX2.
+        unsafe { _mm256_set1_ps(strength) }
     }
-    for row in rows {
-        debug_assert!(row.len > 0 && row.start + row.len <= factors.len());
-        let y = (cy + row.dy) as usize;
-        let at = y * words + word;
-        // SAFETY: row y is in the grid (the contract), so its words `at` and, when the row
-        // has it, `at + 1` are in `free` (`words` a row).
-        let walls = unsafe {
-            *free.get_unchecked(at) >> shift
-                | if next { *free.get_unchecked(at + 1) << 1 << (63 - shift) } else { 0 }
-        };
-        // The row's walkable cells among its factors, from its first factor's column on
-        // (dx0 + reach < 64, and 1 ≤ len < 64: the kernel is at most 63 columns wide).
-        let bits = walls >> (row.dx0 + reach) as u32 & u64::MAX >> (64 - row.len);
-        let line = centre.wrapping_offset(row.dy * w as isize + row.dx0);
-        let factors = factors.as_ptr().wrapping_add(row.start);
-        let mut k = 0;
-        while k < row.len {
-            // SAFETY: the row's cells lie inside the grid (the contract), so the lanes taken
-            // (bits of the row's `len` cells) are cells of `values`, borrowed mutably, and
-            // their factors lie in `start .. start + len` of `factors`.
-            unsafe { add_chunk(line.wrapping_add(k), factors.wrapping_add(k), s, lanes((bits >> k) as u32)) };
-            k += 8;
+
+    #[inline(always)]
+    unsafe fn add(self, at: *mut f32, factors: *const f32, s: __m256, bits: u64) {
+        // SAFETY: the value proves the CPU has AVX2; the lanes taken are readable and
+        // writable (the contract); the others are neither read nor written, and cannot
+        // fault.
+        unsafe {
+            let mask = lanes(bits as u32);
+            let f = _mm256_maskload_ps(factors, mask);
+            let v = _mm256_maskload_ps(at, mask);
+            _mm256_maskstore_ps(at, mask, _mm256_add_ps(v, _mm256_mul_ps(s, f)));
         }
     }
 }

@@ -35,7 +35,8 @@
 //! constant curves over the columns that any row of the footprint covers (found from the row
 //! nearest the source), each footprint's rows asked for from memory before they are
 //! computed. One `Vector` value, detected once per stamper, picks between the two for every
-//! caller.
+//! caller, and one walk over a kernel's rows (`stamp/kernel_rows.rs`) serves both adders,
+//! each bringing only its chunk of 16 or 8 cells.
 //!
 //! ## Speed
 //!
@@ -85,6 +86,8 @@ use crate::space::{Grid, Space};
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 mod direct;
+#[cfg(target_arch = "x86_64")]
+mod kernel_rows;
 mod space;
 #[cfg(target_arch = "x86_64")]
 mod x86;

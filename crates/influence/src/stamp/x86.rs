@@ -19,7 +19,8 @@ use std::arch::x86_64::{
 };
 
 use super::direct::{covered_row, rows, walkable64, Curve, Euclidean, Frame, Manhattan, Octile, Straight};
-use super::{Kernel, KernelRow};
+use super::kernel_rows::{self, Adder};
+use super::Kernel;
 use crate::space::Grid;
 
 /// The AVX-512 row adder. A value of it is the proof that the CPU has AVX-512 F and BW:
@@ -48,11 +49,10 @@ impl Avx512 {
         strength: f32,
         reach: isize,
     ) {
-        let Self(()) = self;
         assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
-        let (rows, factors) = (&kernel.rows, &kernel.factors);
-        // SAFETY: the value proves the CPU has AVX-512 F and BW.
-        unsafe { add_rows(grid, values, rows, factors, cell, strength, reach) }
+        // SAFETY: the value proves the CPU has AVX-512 F and BW; `values` is a layer of the
+        // grid (asserted above).
+        unsafe { add_rows(self, grid, values, kernel, cell, strength, reach) }
     }
 }
 
@@ -393,116 +393,44 @@ fn walkable(free: &[u64], x: isize) -> u16 {
     walkable64(free, x) as u16
 }
 
-/// [`Avx512::add_rows`].
+/// [`kernel_rows::add_rows`] compiled for AVX-512.
 ///
 /// # Safety
 /// The CPU has AVX-512 F and BW, and `values` holds a value per cell of `grid`.
 #[target_feature(enable = "avx512f,avx512bw")]
-fn add_rows(
+unsafe fn add_rows(
+    adder: Avx512,
     grid: &Grid,
     values: &mut [f32],
-    rows: &[KernelRow],
-    factors: &[f32],
-    (cx, cy): (isize, isize),
+    kernel: &Kernel,
+    cell: (isize, isize),
     strength: f32,
     reach: isize,
 ) {
-    let (w, h) = (grid.width(), grid.height());
-    let (free, words) = grid.free_words();
-    let s = _mm512_set1_ps(strength);
-    // A kernel at most 64 columns wide whose square lies wholly inside the grid (most
-    // sources on a large map) needs no clipping: see `add_inside`.
-    let inside = |c: isize, n: usize| c >= reach && c + reach < n as isize;
-    if 2 * reach < 64 && inside(cx, w) && inside(cy, h) {
-        // SAFETY: the CPU has AVX-512 F and BW (this function's contract, as `add_inside`'s),
-        // `values` holds a value per cell of `grid`, the kernel's square (its rows lie
-        // within `-reach ..= reach` each way) is inside the grid and at most 64 columns wide,
-        // and every row holds at least one factor, stored at `start .. start + len` of
-        // `factors` (as `Stamper::kernel_for` builds kernels, and `add_rows` is only given a
-        // kernel's rows and factors).
-        return unsafe { add_inside(grid, values, rows, factors, (cx, cy), s, reach) };
-    }
-    for row in rows {
-        let Some(y) = usize::try_from(cy + row.dy).ok().filter(|&y| y < h) else { continue };
-        let factors = &factors[row.start..][..row.len];
-        let free = &free[y * words..][..words];
-        // Where the row's first factor lands, were it inside the grid.
-        let first = cx + row.dx0;
-        let at = values.as_mut_ptr().wrapping_add(y * w).wrapping_offset(first);
-        let mut k = 0;
-        while k < factors.len() {
-            // The chunk's factors, the cells inside the grid and walkable.
-            let count = (factors.len() - k).min(16);
-            let lanes = (u16::MAX >> (16 - count)) & walkable(free, first + k as isize);
-            let at = at.wrapping_add(k);
-            // SAFETY: the lanes selected are cells of row y between columns 0 and w − 1,
-            // inside `values` (w · h long), and factors k .. k + count.
-            unsafe {
-                let f = _mm512_maskz_loadu_ps(lanes, factors.as_ptr().add(k));
-                let v = _mm512_maskz_loadu_ps(lanes, at);
-                _mm512_mask_storeu_ps(at, lanes, _mm512_add_ps(v, _mm512_mul_ps(s, f)));
-            }
-            k += 16;
-        }
-    }
+    // SAFETY: as the caller promised.
+    unsafe { kernel_rows::add_rows(adder, grid, values, kernel, cell, strength, reach) }
 }
 
-/// [`add_rows`] for a kernel whose square, `-reach ..= reach` about `(cx, cy)` each way, lies
-/// inside the grid and is at most 64 columns wide: no row is clipped, and each row's walkable
-/// cells are read from the free-cell bits with the square's first column fixed for the whole
-/// kernel (one or two words and a shift a row, as `fitted` reads them). Each cell gets the
-/// same `cell + strength · factor` as in [`add_rows`], so the results are the same bits.
-///
-/// # Safety
-/// The CPU has AVX-512 F and BW, `values` holds a value per cell of `grid`, every row of the
-/// kernel lies within `-reach ..= reach` of `(cx, cy)` each way (`dy`, and `dx0 ..
-/// dx0 + len`) and has its factors, at least one, at `start .. start + len` of `factors`,
-/// that square lies inside the grid, and `2 · reach < 64`.
-#[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn add_inside(
-    grid: &Grid,
-    values: &mut [f32],
-    rows: &[KernelRow],
-    factors: &[f32],
-    (cx, cy): (isize, isize),
-    s: __m512,
-    reach: isize,
-) {
-    let w = grid.width();
-    let (free, words) = grid.free_words();
-    // The square's first column, in the grid: its walkable cells are bits from `shift` on of
-    // word `word` of each row, and of the next word if the row has one.
-    let x0 = (cx - reach) as usize;
-    let (word, shift) = (x0 / 64, x0 % 64);
-    let next = word + 1 < words;
-    let centre = values.as_mut_ptr().wrapping_add(cy as usize * w + cx as usize);
-    for row in rows {
-        debug_assert!(row.len > 0 && row.start + row.len <= factors.len());
-        let y = (cy + row.dy) as usize;
-        let at = y * words + word;
-        // SAFETY: row y is in the grid (the contract), so its words `at` and, when the row
-        // has it, `at + 1` are in `free` (`words` a row).
-        let walls = unsafe {
-            *free.get_unchecked(at) >> shift
-                | if next { *free.get_unchecked(at + 1) << 1 << (63 - shift) } else { 0 }
-        };
-        // The row's walkable cells among its factors, from its first factor's column on
-        // (dx0 + reach < 64, and 1 ≤ len < 64: the kernel is at most 63 columns wide).
-        let lanes = walls >> (row.dx0 + reach) as u32 & u64::MAX >> (64 - row.len);
-        let line = centre.wrapping_offset(row.dy * w as isize + row.dx0);
-        let factors = factors.as_ptr().wrapping_add(row.start);
-        let mut k = 0;
-        while k < row.len {
-            let lanes = (lanes >> k) as u16;
-            let at = line.wrapping_add(k);
-            // SAFETY: the row's cells lie inside the grid (the contract), so `at`'s lanes are
-            // cells of `values`, and its factors `start .. start + len` are in `factors`.
-            unsafe {
-                let f = _mm512_maskz_loadu_ps(lanes, factors.add(k));
-                let v = _mm512_maskz_loadu_ps(lanes, at);
-                _mm512_mask_storeu_ps(at, lanes, _mm512_add_ps(v, _mm512_mul_ps(s, f)));
-            }
-            k += 16;
+impl Adder for Avx512 {
+    const LANES: usize = 16;
+    const PREFETCH: bool = false;
+    type Strength = __m512;
+
+    #[inline(always)]
+    fn splat(self, strength: f32) -> __m512 {
+        // SAFETY: the value proves the CPU has AVX-512 F.
+        unsafe { _mm512_set1_ps(strength) }
+    }
+
+    #[inline(always)]
+    unsafe fn add(self, at: *mut f32, factors: *const f32, s: __m512, bits: u64) {
+        let lanes = bits as u16;
+        // SAFETY: the lanes selected are readable and writable (the contract); the others
+        // are neither read nor written, and cannot fault.
+        unsafe {
+            let f = _mm512_maskz_loadu_ps(lanes, factors);
+            let v = _mm512_maskz_loadu_ps(lanes, at);
+            _mm512_mask_storeu_ps(at, lanes, _mm512_add_ps(v, _mm512_mul_ps(s, f)));
         }
     }
 }
