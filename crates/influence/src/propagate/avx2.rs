@@ -711,6 +711,7 @@ const RING: usize = 2048;
 #[cfg(test)]
 mod tests {
     use super::super::diffuse::{generic_step, Exp, Lin};
+    use super::super::fused::whole_band;
     use super::*;
     use crate::space::{Connectivity, Space};
     use crate::Cell;
@@ -726,55 +727,40 @@ mod tests {
     /// A step of `values` on `grid` with the AVX2 kernel, asked `way`.
     fn step<R: Rule, const EIGHT: bool>(grid: &Grid, values: &[f32], k: &Coefs, way: Way) -> Vec<f32> {
         let kernel = Avx2::<R, EIGHT>::new().unwrap();
-        let (w, h) = (grid.width(), grid.height());
-        let len = kernel.mask_len(w);
-        let mut walls = vec![7; h * len];
-        for (y, out) in walls.chunks_exact_mut(len).enumerate() {
-            kernel.fill(grid, y, out);
-        }
-        let (zeros, none) = (vec![0.0; w], vec![0; len]);
-        let band = Band {
-            input: values,
-            width: w,
-            height: h,
-            rows: (0, h),
-            walls: &walls,
-            first: 0,
-            len,
-            zeros: &zeros,
-            none: &none,
-        };
-        let mut out = vec![9.0; w * h];
-        let hints = Hints { ahead: std::ptr::null(), stream: false };
-        match way {
-            Way::Band => kernel.band(&band, &mut out, k),
-            Way::Rows => {
-                for (y, row) in out.chunks_exact_mut(w).enumerate() {
-                    let (v, m, _) = band.around(y);
-                    kernel.row(v, m, row, k, hints);
-                }
-            }
-            Way::Pairs => {
-                for (i, rows) in out.chunks_mut(2 * w).enumerate() {
-                    let y = 2 * i;
-                    let (v, m, _) = band.around(y);
-                    if rows.len() == w {
-                        kernel.row(v, m, rows, k, hints);
-                        continue;
+        let w = grid.width();
+        whole_band(&kernel, grid, values, |band| {
+            let mut out = vec![9.0; values.len()];
+            let hints = Hints { ahead: std::ptr::null(), stream: false };
+            match way {
+                Way::Band => kernel.band(band, &mut out, k),
+                Way::Rows => {
+                    for (y, row) in out.chunks_exact_mut(w).enumerate() {
+                        let (v, m, _) = band.around(y);
+                        kernel.row(v, m, row, k, hints);
                     }
-                    let (v2, m2, _) = band.around(y + 1);
-                    let (first, second) = rows.split_at_mut(w);
-                    kernel.pair(
-                        [v[0], v[1], v[2], v2[2]],
-                        [m[0], m[1], m[2], m2[2]],
-                        [first, second],
-                        k,
-                        hints,
-                    );
+                }
+                Way::Pairs => {
+                    for (i, rows) in out.chunks_mut(2 * w).enumerate() {
+                        let y = 2 * i;
+                        let (v, m, _) = band.around(y);
+                        if rows.len() == w {
+                            kernel.row(v, m, rows, k, hints);
+                            continue;
+                        }
+                        let (v2, m2, _) = band.around(y + 1);
+                        let (first, second) = rows.split_at_mut(w);
+                        kernel.pair(
+                            [v[0], v[1], v[2], v2[2]],
+                            [m[0], m[1], m[2], m2[2]],
+                            [first, second],
+                            k,
+                            hints,
+                        );
+                    }
                 }
             }
-        }
-        out
+            out
+        })
     }
 
     /// Every way of asking gives the generic rule's bits, on random walls (often at the rows'

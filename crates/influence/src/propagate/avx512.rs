@@ -840,6 +840,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
 #[cfg(test)]
 mod tests {
     use super::super::diffuse::{DecayKind, Exp, Lin};
+    use super::super::fused::whole_band;
     use super::super::portable::Portable;
     use super::*;
     use crate::space::Connectivity;
@@ -1051,52 +1052,22 @@ mod tests {
             let k = Coefs { clean: true, ..Coefs::new::<Exp>(&grid, &Diffusion::new(0.3, 0.5).unwrap()) };
             let swapped = Coefs { straight: k.diagonal, diagonal: k.straight, ..k };
             assert!(k.spans_hold::<Exp>() && !swapped.spans_hold::<Exp>());
-            let run = |kernel: &dyn RowKernelBand, k: &Coefs| -> Vec<u32> {
-                let len = kernel.len(w);
-                let mut walls = vec![0; h * len];
-                for (y, out) in walls.chunks_exact_mut(len).enumerate() {
-                    kernel.fill_row(&grid, y, out);
-                }
-                let (zeros, none) = (vec![0.0; w], vec![0; len]);
-                let band = Band {
-                    input: input.values(),
-                    width: w,
-                    height: h,
-                    rows: (0, h),
-                    walls: &walls,
-                    first: 0,
-                    len,
-                    zeros: &zeros,
-                    none: &none,
-                };
-                let mut out = vec![9.0; w * h];
-                kernel.run(&band, &mut out, k);
-                out.iter().map(|x| x.to_bits()).collect()
-            };
             let (portable, fast) = (Portable::<Exp, true>::new(), Avx512::<Exp, true>::new().unwrap());
             for k in [k, swapped] {
-                assert_eq!(run(&fast, &k), run(&portable, &k), "{w}×{h}, {k:?}");
+                let (ours, theirs) =
+                    (banded(fast, &grid, input.values(), &k), banded(portable, &grid, input.values(), &k));
+                assert_eq!(ours, theirs, "{w}×{h}, {k:?}");
             }
         }
     }
 
-    /// A kernel's band, as an object, for [`bands_give_the_portable_kernels_bits_whether_the_spans_hold_or_not`].
-    trait RowKernelBand {
-        fn len(&self, w: usize) -> usize;
-        fn fill_row(&self, grid: &Grid, y: usize, out: &mut [u32]);
-        fn run(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs);
-    }
-
-    impl<K: RowKernel> RowKernelBand for K {
-        fn len(&self, w: usize) -> usize {
-            self.mask_len(w)
-        }
-        fn fill_row(&self, grid: &Grid, y: usize, out: &mut [u32]) {
-            self.fill(grid, y, out);
-        }
-        fn run(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
-            self.band(b, out, k);
-        }
+    /// A single step of `input` on `grid` by `kernel`'s band, as bits.
+    fn banded<K: RowKernel>(kernel: K, grid: &Grid, input: &[f32], k: &Coefs) -> Vec<u32> {
+        whole_band(&kernel, grid, input, |band| {
+            let mut out = vec![9.0; input.len()];
+            kernel.band(band, &mut out, k);
+            out.iter().map(|x| x.to_bits()).collect()
+        })
     }
 
     #[test]

@@ -214,6 +214,35 @@ impl<'a> Band<'a> {
     }
 }
 
+/// The whole of `grid` as one [`Band`] for `kernel`, its wall data made for every row, read
+/// by `f`: the kernels' tests ask a kernel for a step's rows through it.
+#[cfg(test)]
+pub(super) fn whole_band<K: RowKernel, T>(
+    kernel: &K,
+    grid: &Grid,
+    input: &[f32],
+    f: impl FnOnce(&Band<'_>) -> T,
+) -> T {
+    let (w, h) = (grid.width(), grid.height());
+    let len = kernel.mask_len(w);
+    let mut walls = vec![7; h * len];
+    for (y, out) in walls.chunks_exact_mut(len).enumerate() {
+        kernel.fill(grid, y, out);
+    }
+    let (zeros, none) = (vec![0.0; w], vec![0; len]);
+    f(&Band {
+        input,
+        width: w,
+        height: h,
+        rows: (0, h),
+        walls: &walls,
+        first: 0,
+        len,
+        zeros: &zeros,
+        none: &none,
+    })
+}
+
 /// Ring rows reused from pass to pass (one per thread).
 #[derive(Debug, Clone, Default)]
 pub(super) struct Scratch {
