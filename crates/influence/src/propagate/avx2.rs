@@ -12,7 +12,8 @@
 //!   pipe, which the step's maxima and products leave idle. AVX2 has no mask registers, and
 //!   bits widened to lanes took two operations on the busy pipes instead.
 //! * The wall data is kept from step to step ([`single`](super::single)), so a step reads
-//!   one or two bytes a cell of it, not four, and never makes it.
+//!   one or two bytes a cell of it, not four, and never makes it; maps beyond the L2 step
+//!   in place ([`in_place`](super::in_place)), as with AVX-512.
 //! * A row's left and right neighbours are unaligned loads; only the chunks at a row's
 //!   ends shift the row's own chunk by a lane, with a zero shifted in.
 //! * Where the propagator knows every value is finite and at least +0 ([`Coefs::clean`]), the
@@ -22,7 +23,8 @@
 //!   between them. It gives the upper row its lower diagonals and the lower row its upper
 //!   ones at once, so a diagonal costs half a gate; the straight neighbour it lets in never
 //!   wins ([`Coefs::spans_hold`]). A single step's pairs pass their lower boundary down to
-//!   the next pair through a row of scratch ([`band`]).
+//!   the next pair through two rows of scratch ([`band`]). The clean maxima are taken as
+//!   integers ([`imax`]), which AMD's cores run on all four vector pipes, not two.
 //! * Elsewhere (values that may be negative, −0, infinite or NaN) each chunk is the portable
 //!   cell rule written out ([`guarded`]).
 #![allow(unsafe_code)]
@@ -48,6 +50,15 @@ impl<R, const EIGHT: bool> Avx2<R, EIGHT> {
     /// The kernel, if this CPU runs it.
     pub(super) fn new() -> Option<Self> {
         std::arch::is_x86_feature_detected!("avx2").then_some(Self(PhantomData))
+    }
+}
+
+impl<R: Rule, const EIGHT: bool> Avx2<R, EIGHT> {
+    /// Whether a step with constants `k` takes the clean path: the values are clean
+    /// ([`Coefs::clean`]) and, with 8 neighbours, the boundaries give the rule's bits
+    /// ([`Coefs::spans_hold`]). Else each chunk is [`guarded`].
+    fn clean(k: &Coefs) -> bool {
+        k.clean && (!EIGHT || k.spans_hold::<R>())
     }
 }
 
@@ -89,7 +100,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, _: Hints) {
         let w = out.len();
         let rows = Rows::one(values, masks, w, self.mask_len(w));
-        let (lanes, clean) = (Lanes::new(k), k.clean && (!EIGHT || k.spans_hold::<R>()));
+        let (lanes, clean) = (Lanes::new(k), Self::clean(k));
         // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w` cells with
         // their wall data (checked by `Rows::one`); with `clean`, the values are and the
         // spans hold.
@@ -107,7 +118,8 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
     #[inline(always)]
     fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
         let w = out[0].len();
-        if !(k.clean && (!EIGHT || k.spans_hold::<R>())) || out[1].len() != w {
+        assert_eq!(out[1].len(), w, "rows of one width");
+        if !Self::clean(k) {
             return two_rows(self, values, masks, out, k, hints);
         }
         let rows = Rows::two(values, masks, w, self.mask_len(w));
@@ -131,7 +143,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
     #[inline(always)]
     fn band(&self, b: &Band<'_>, out: &mut [f32], k: &Coefs) {
         assert_eq!(b.len, self.mask_len(b.width), "wall data of another width");
-        let clean = k.clean && (!EIGHT || k.spans_hold::<R>());
+        let clean = Self::clean(k);
         // SAFETY: the kernel exists only on CPUs with AVX2; each row's wall data is
         // `mask_len` words (asserted above; `Band::around` cuts rows of it).
         unsafe {
