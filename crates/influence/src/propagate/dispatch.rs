@@ -71,13 +71,14 @@ pub(super) fn run_in_place(step: &InPlace<'_>, band: &mut [f32], scratch: &mut S
 }
 
 /// The most steps one pass fuses on `grid`. Where a single step runs without rings
-/// ([`single`]: the AVX-512 kernel, on maps of at most [`KEEP_CELLS`] cells) and the map is
-/// in a cache that streams faster than memory ([`IN_CACHE_AMD`], [`IN_CACHE`]), it is one:
-/// fusing saves little memory traffic there, and single steps beat the pipeline's rings.
-/// Elsewhere, as many as [`max_fused`] allows.
+/// ([`single`]: the AVX-512 and AVX2 kernels, on maps of at most [`KEEP_CELLS`] cells) and
+/// the map is in a cache that streams faster than memory ([`IN_CACHE_AMD`], [`IN_CACHE`]),
+/// it is one: fusing saves little memory traffic there, and single steps beat the
+/// pipeline's rings. Elsewhere, as many as [`max_fused`] allows.
 pub(super) fn most_fused(grid: &Grid) -> usize {
     let in_cache = if crate::simd::amd() { IN_CACHE_AMD } else { IN_CACHE };
-    if grid.width() * grid.height() <= in_cache.min(KEEP_CELLS) && crate::simd::avx512() {
+    let kept = crate::simd::avx512() || crate::simd::avx2();
+    if grid.width() * grid.height() <= in_cache.min(KEEP_CELLS) && kept {
         1
     } else {
         max_fused(grid.width())
