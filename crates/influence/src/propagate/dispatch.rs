@@ -186,7 +186,8 @@ mod tests {
     /// A pass of several fused steps gives the bits of as many passes of one step, with the
     /// seeds written before each, on the widest kernel this CPU runs (set by
     /// `INFLUENCE_KERNEL`). The propagator takes single steps where [`most_fused`] says so,
-    /// so on small maps with AVX-512 only this test runs the fused pipeline with that kernel.
+    /// so on small maps with AVX-512 or AVX2 only this test runs the fused pipeline with that
+    /// kernel.
     #[test]
     fn fused_passes_equal_single_steps_on_the_widest_kernel() {
         let mut next = crate::test_rng::xorshift(0x00f0_5ed5);
