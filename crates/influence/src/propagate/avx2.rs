@@ -13,7 +13,15 @@
 //!   bits widened to lanes took two operations on the busy pipes instead.
 //! * The wall data is kept from step to step ([`single`](super::single)), so a step reads
 //!   one or two bytes a cell of it, not four, and never makes it; maps beyond the L2 step
-//!   in place ([`in_place`](super::in_place)), as with AVX-512.
+//!   in place ([`in_place`](super::in_place)), as with AVX-512. A pair stepped in place
+//!   reads its own rows and writes over them: each chunk's results wait until the next
+//!   chunk has read its cells (whose left neighbours they would overwrite), and the second
+//!   row's old values are saved as they are read, for the pair below.
+//! * The hints are taken: rows asked for ahead are prefetched (a step in place, a fused
+//!   pass's first step) and rows to write past the caches are (a fused pass's last step on
+//!   the largest maps). Neither is tested for where there are none (`HINTED`). At 4096²,
+//!   single steps went from 0.61–0.64 ns a cell to 0.49–0.50 with 4 neighbours and from
+//!   0.77 to 0.60–0.61 with 8 (docs/PERFORMANCE.md).
 //! * A row's left and right neighbours are unaligned loads; only the chunks at a row's
 //!   ends shift the row's own chunk by a lane, with a zero shifted in.
 //! * Where the propagator knows every value is finite and at least +0 ([`Coefs::clean`]), the
@@ -33,12 +41,13 @@ use std::arch::x86_64::{
     __m128i, __m256, _mm256_add_ps, _mm256_and_ps, _mm256_andnot_ps, _mm256_blend_ps, _mm256_castps_si256,
     _mm256_castsi256_ps, _mm256_cmp_ps, _mm256_cvtepi8_epi32, _mm256_loadu_ps, _mm256_max_epi32,
     _mm256_max_ps, _mm256_mul_ps, _mm256_permutevar8x32_ps, _mm256_set1_ps, _mm256_setr_epi32,
-    _mm256_setzero_ps, _mm256_storeu_ps, _mm256_sub_ps, _mm_loadl_epi64, _CMP_NLT_UQ,
+    _mm256_setzero_ps, _mm256_storeu_ps, _mm256_stream_ps, _mm256_sub_ps, _mm_loadl_epi64, _mm_prefetch,
+    _mm_sfence, _CMP_NLT_UQ, _MM_HINT_T0,
 };
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{two_rows, Band, Coefs, Hints, RowKernel};
+use super::fused::{saved_pair, two_rows, Band, Coefs, Hints, RowKernel};
 use crate::space::Grid;
 
 /// The AVX2 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
@@ -124,19 +133,51 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         }
         let rows = Rows::two(values, masks, w, self.mask_len(w));
         let [first, second] = out;
-        let none = std::ptr::null_mut();
         // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w` cells with
         // their wall data (checked by `Rows::two`), the two written (`w` cells) borrowed
         // apart from them; the values are clean and the spans hold (checked above); no
-        // ring.
+        // ring, nothing saved.
         unsafe {
-            pair::<R, EIGHT, false, false>(
+            pair::<R, EIGHT, false, false, false>(
                 rows,
                 [first.as_mut_ptr(), second.as_mut_ptr()],
-                [none, none],
+                Extra { hints, ..Extra::none() },
                 Lanes::new(k),
             );
         }
+    }
+
+    /// Where the values are clean, [`pair`] reading the two rows it writes and saving the
+    /// second as it goes; else (or on rows under 8 cells) [`saved_pair`].
+    #[inline(always)]
+    fn pair_in_place(
+        &self,
+        [above, below]: [&[f32]; 2],
+        rows: [&mut [f32]; 2],
+        saved: [&mut [f32]; 2],
+        masks: [&[u32]; 4],
+        k: &Coefs,
+        hints: Hints,
+    ) {
+        let w = rows[0].len();
+        if !Self::clean(k) || w < 8 {
+            return saved_pair(self, [above, below], rows, saved, masks, k, hints);
+        }
+        assert!(rows[1].len() == w && saved[1].len() == w, "rows of one width");
+        let [one, two] = rows;
+        let mut rows_in = Rows::two([above, one, two, below], masks, w, self.mask_len(w));
+        // The two middle rows are read and written through the same pointers.
+        let dst = [one.as_mut_ptr(), two.as_mut_ptr()];
+        rows_in.values[1] = dst[0].cast_const();
+        rows_in.values[2] = dst[1].cast_const();
+        // Written over its input: never past the caches.
+        let hints = Hints { stream: false, ..hints };
+        let extra = Extra { save: saved[1].as_mut_ptr(), hints, ..Extra::none() };
+        // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w ≥ 8` cells with
+        // their wall data (checked by `Rows::two` and above), the two written being the
+        // two middle ones read, and the saved row, borrowed apart from them, `w` cells too;
+        // the values are clean and the spans hold (checked above); no ring.
+        unsafe { pair::<R, EIGHT, false, false, true>(rows_in, dst, extra, Lanes::new(k)) };
     }
 
     /// The rows of a single step in one function ([`band`]).
@@ -580,25 +621,72 @@ unsafe fn narrow<R: Rule, const EIGHT: bool>(rows: Rows, out: &mut [f32], k: Lan
 
 /// Two output rows of clean values ([`pair`]). With `READ`, the boundary above the first
 /// row comes from `read` (the pair above wrote it); with `WRITE`, the one below the second
-/// goes to `write`.
-struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool> {
+/// goes to `write`. With `SAVE`, the two rows written are the two middle rows read (a step
+/// in place): the second's old values are copied to `save` as they are read, and each
+/// chunk's results wait in `pending` until the next chunk has read its cells, so that no
+/// chunk reads a cell already written. Only with `HINTED` are the hints (`ahead`, `stream`)
+/// looked at, so that the pairs of a fused pass's middle steps test nothing for them.
+struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool> {
     rows: Rows,
     out: [*mut f32; 2],
     read: *const f32,
     write: *mut f32,
+    save: *mut f32,
+    /// A row to prefetch, and the row after it (null: none).
+    ahead: *const f32,
+    /// Whether the rows' chunks (all but the last) are written past the caches.
+    stream: bool,
+    /// With `SAVE`, the last chunk's results and where they go.
+    pending: ([__m256; 2], usize),
     k: Lanes,
     rule: PhantomData<R>,
 }
 
-impl<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool> Sweep for Pair<R, EIGHT, READ, WRITE> {
+impl<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool>
+    Pair<R, EIGHT, READ, WRITE, SAVE, HINTED>
+{
+    /// Writes the two rows' chunk at `x`, the row's last or not.
+    ///
+    /// # Safety
+    /// As [`pair`]; with `stream`, the rows start on 32-byte boundaries.
+    #[inline(always)]
+    unsafe fn put<const LAST: bool>(&self, x: usize, [n1, n2]: [__m256; 2]) {
+        // SAFETY: as the caller promised; a chunk before the last starts at a multiple of 8
+        // cells, so on a 32-byte boundary where the row does.
+        unsafe {
+            if HINTED && self.stream && !LAST {
+                _mm256_stream_ps(self.out[0].add(x), n1);
+                _mm256_stream_ps(self.out[1].add(x), n2);
+            } else {
+                _mm256_storeu_ps(self.out[0].add(x), n1);
+                _mm256_storeu_ps(self.out[1].add(x), n2);
+            }
+        }
+    }
+}
+
+impl<
+        R: Rule,
+        const EIGHT: bool,
+        const READ: bool,
+        const WRITE: bool,
+        const SAVE: bool,
+        const HINTED: bool,
+    > Sweep for Pair<R, EIGHT, READ, WRITE, SAVE, HINTED>
+{
     /// # Safety
     /// As [`pair`].
     #[inline(always)]
     unsafe fn chunk<const FIRST: bool, const LAST: bool>(&mut self, x: usize) {
-        let Rows { values: [va, v1, v2, vb], free, squares, .. } = self.rows;
+        let Rows { values: [va, v1, v2, vb], free, squares, w } = self.rows;
         let k = self.k;
         // SAFETY: as the caller promised.
         unsafe {
+            if HINTED && !self.ahead.is_null() && x.is_multiple_of(16) {
+                // A prefetch is only a hint: it reads nothing and cannot fault.
+                _mm_prefetch::<_MM_HINT_T0>(self.ahead.wrapping_add(x).cast());
+                _mm_prefetch::<_MM_HINT_T0>(self.ahead.wrapping_add(w + x).cast());
+            }
             let (h1, h2) = (three::<FIRST, LAST>(v1, x), three::<FIRST, LAST>(v2, x));
             let (a, b) = if EIGHT {
                 (three::<FIRST, LAST>(va, x), three::<FIRST, LAST>(vb, x))
@@ -607,6 +695,13 @@ impl<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool> Sweep for 
                 let only = |c| Three { l: c, c, r: c };
                 (only(_mm256_loadu_ps(va.add(x))), only(_mm256_loadu_ps(vb.add(x))))
             };
+            if SAVE {
+                // Every cell this chunk reads is read: the chunk before may be written.
+                _mm256_storeu_ps(self.save.add(x), h2.c);
+                if !FIRST {
+                    self.put::<false>(self.pending.1, self.pending.0);
+                }
+            }
             let (d1, d2) = if EIGHT {
                 let above =
                     if READ { _mm256_loadu_ps(self.read.add(x)) } else { boundary(a, h1, squares[0], x) };
@@ -623,31 +718,85 @@ impl<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool> Sweep for 
             let s2 = imax(imax(h1.c, b.c), imax(h2.l, h2.r));
             let n1 = settle::<true>(h1.c, strongest::<R, EIGHT>(s1, d1, k), lanes(free[1], x, 0), k);
             let n2 = settle::<true>(h2.c, strongest::<R, EIGHT>(s2, d2, k), lanes(free[2], x, 0), k);
-            _mm256_storeu_ps(self.out[0].add(x), n1);
-            _mm256_storeu_ps(self.out[1].add(x), n2);
+            if SAVE && !LAST {
+                self.pending = ([n1, n2], x);
+            } else {
+                self.put::<LAST>(x, [n1, n2]);
+            }
         }
     }
 }
 
+/// Where [`pair`] writes besides its two rows, and what it is told of them.
+#[derive(Clone, Copy)]
+struct Extra {
+    /// The ring's rows to read the boundary above from and write the one below to
+    /// (`READ`, `WRITE`; else null).
+    ring: [*mut f32; 2],
+    /// With `SAVE`, the row the second row's old values go to.
+    save: *mut f32,
+    hints: Hints,
+}
+
+impl Extra {
+    /// No ring, no saving, no hints.
+    fn none() -> Self {
+        let null = std::ptr::null_mut();
+        Self { ring: [null, null], save: null, hints: Hints { ahead: std::ptr::null(), stream: false } }
+    }
+}
+
 /// Two rows of clean values into `out`, from `rows` ([`Rows::two`]), with the ring's rows
-/// as [`Pair`] says for `READ` and `WRITE`.
+/// as [`Pair`] says for `READ` and `WRITE`, and with `SAVE`, written over the two middle
+/// rows read. With a row `ahead` in the hints, it and the row after it are prefetched; with
+/// `stream`, rows on 32-byte boundaries are written past the caches.
 ///
 /// # Safety
-/// The CPU has AVX2; the rows are as [`Rows`] says, `w` cells, and so are the two rows
-/// written, apart from them and each other; the values are clean ([`Coefs::clean`]) and,
-/// with 8 neighbours, the spans hold; with `READ` or `WRITE`, `read` or `write` is a row
-/// of `w` cells apart from every other.
+/// The CPU has AVX2; the rows are as [`Rows`] says, `w` cells (at least 8 with `SAVE`; a
+/// narrower pair ignores the ring), and so are the two rows written: apart from the rows read and each
+/// other, or with `SAVE`, the two middle rows read themselves; the values are clean
+/// ([`Coefs::clean`]) and, with 8 neighbours, the spans hold; with `READ` or `WRITE`, the
+/// ring's row read or written is a row of `w` cells apart from every other; with `SAVE`,
+/// so is `save`.
 #[target_feature(enable = "avx2")]
-unsafe fn pair<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool>(
+unsafe fn pair<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool>(
     rows: Rows,
     out: [*mut f32; 2],
-    [read, write]: [*mut f32; 2],
+    extra: Extra,
+    k: Lanes,
+) {
+    if extra.hints.ahead.is_null() && !extra.hints.stream {
+        // SAFETY: as the caller promised.
+        unsafe { pair_with::<R, EIGHT, READ, WRITE, SAVE, false>(rows, out, extra, k) }
+    } else {
+        // SAFETY: as the caller promised.
+        unsafe { pair_with::<R, EIGHT, READ, WRITE, SAVE, true>(rows, out, extra, k) }
+    }
+}
+
+/// [`pair`], looking at the hints or not (`HINTED`).
+///
+/// # Safety
+/// As [`pair`].
+#[inline(always)]
+unsafe fn pair_with<
+    R: Rule,
+    const EIGHT: bool,
+    const READ: bool,
+    const WRITE: bool,
+    const SAVE: bool,
+    const HINTED: bool,
+>(
+    rows: Rows,
+    out: [*mut f32; 2],
+    extra: Extra,
     k: Lanes,
 ) {
     let w = rows.w;
     // SAFETY: as the caller promised.
     unsafe {
         if w < 8 {
+            debug_assert!(!SAVE, "rows under 8 cells are not stepped in place here");
             let [a, h1, h2, b] = rows.values;
             let [fa, f1, f2, fb] = rows.free;
             let [sa, s1, s2] = rows.squares;
@@ -656,8 +805,25 @@ unsafe fn pair<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool>(
             narrow::<R, EIGHT>(top, std::slice::from_raw_parts_mut(out[0], w), k);
             return narrow::<R, EIGHT>(bottom, std::slice::from_raw_parts_mut(out[1], w), k);
         }
-        let mut p = Pair::<R, EIGHT, READ, WRITE> { rows, out, read, write, k, rule: PhantomData };
+        let Extra { ring: [read, write], save, hints } = extra;
+        let stream = HINTED && hints.stream && out.iter().all(|row| (*row as usize).is_multiple_of(32));
+        let zero = _mm256_setzero_ps();
+        let mut p = Pair::<R, EIGHT, READ, WRITE, SAVE, HINTED> {
+            rows,
+            out,
+            read,
+            write,
+            save,
+            ahead: hints.ahead,
+            stream,
+            pending: ([zero; 2], 0),
+            k,
+            rule: PhantomData,
+        };
         sweep(w, &mut p);
+        if stream {
+            _mm_sfence();
+        }
     }
 }
 
@@ -700,10 +866,11 @@ unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out:
             // `w` cells (checked by `Rows::two`), the two written apart from them; the
             // ring's rows are `RING ≥ w` cells, apart, and read only once written.
             unsafe {
+                let extra = Extra { ring, ..Extra::none() };
                 match (passes, y > start) {
-                    (true, true) => pair::<R, EIGHT, true, true>(rows_in, dst, ring, lanes_k),
-                    (true, false) => pair::<R, EIGHT, false, true>(rows_in, dst, ring, lanes_k),
-                    (false, _) => pair::<R, EIGHT, false, false>(rows_in, dst, ring, lanes_k),
+                    (true, true) => pair::<R, EIGHT, true, true, false>(rows_in, dst, extra, lanes_k),
+                    (true, false) => pair::<R, EIGHT, false, true, false>(rows_in, dst, extra, lanes_k),
+                    (false, _) => pair::<R, EIGHT, false, false, false>(rows_in, dst, extra, lanes_k),
                 }
             }
             y += 2;
@@ -733,6 +900,9 @@ mod tests {
     enum Way {
         Rows,
         Pairs,
+        /// Pairs asked to prefetch and to write past the caches, into rows on 32-byte
+        /// boundaries where the width is a multiple of 8.
+        Streamed,
         Band,
     }
 
@@ -741,17 +911,22 @@ mod tests {
         let kernel = Avx2::<R, EIGHT>::new().unwrap();
         let w = grid.width();
         whole_band(&kernel, grid, values, |band| {
-            let mut out = vec![9.0; values.len()];
-            let hints = Hints { ahead: std::ptr::null(), stream: false };
+            let mut buffer = vec![9.0; values.len() + 8];
+            let skew = buffer.as_ptr().align_offset(32);
+            let out = &mut buffer[skew..][..values.len()];
+            let hints = match way {
+                Way::Streamed => Hints { ahead: values.as_ptr(), stream: true },
+                _ => Hints { ahead: std::ptr::null(), stream: false },
+            };
             match way {
-                Way::Band => kernel.band(band, &mut out, k),
+                Way::Band => kernel.band(band, out, k),
                 Way::Rows => {
                     for (y, row) in out.chunks_exact_mut(w).enumerate() {
                         let (v, m, _) = band.around(y);
                         kernel.row(v, m, row, k, hints);
                     }
                 }
-                Way::Pairs => {
+                Way::Pairs | Way::Streamed => {
                     for (i, rows) in out.chunks_mut(2 * w).enumerate() {
                         let y = 2 * i;
                         let (v, m, _) = band.around(y);
@@ -771,7 +946,7 @@ mod tests {
                     }
                 }
             }
-            out
+            out.to_vec()
         })
     }
 
@@ -813,7 +988,7 @@ mod tests {
                 let want: Vec<u32> = generic_step(&grid, &values, d).iter().map(|x| x.to_bits()).collect();
                 for told in [clean, false] {
                     let k = Coefs { clean: told, ..Coefs::new::<R>(&grid, d) };
-                    for way in [Way::Rows, Way::Pairs, Way::Band] {
+                    for way in [Way::Rows, Way::Pairs, Way::Streamed, Way::Band] {
                         let got: Vec<u32> =
                             step::<R, EIGHT>(&grid, &values, &k, way).iter().map(|x| x.to_bits()).collect();
                         assert_eq!(

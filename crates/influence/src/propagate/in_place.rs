@@ -142,14 +142,15 @@ mod tests {
     /// clean ones (finite, at least +0) and the kernel told so.
     #[test]
     fn bands_stepped_in_place_give_the_generic_bits() {
-        if !crate::simd::avx512() {
-            return; // only the AVX-512 kernel steps in place
+        if !(crate::simd::avx512() || crate::simd::avx2()) {
+            return; // only the AVX-512 and AVX2 kernels step in place
         }
         let any = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, -1.0, -0.0, 0.0, 1e-5];
         let clean_ones = [0.0, 1e-5, 1e-40, 1e30, 0.0, 1e-4, 2.0];
-        for ((w, h), clean) in [(1, 1), (16, 1), (7, 4), (16, 5), (33, 6), (64, 9), (100, 8), (128, 13)]
-            .into_iter()
-            .flat_map(|size| [(size, false), (size, true)])
+        for ((w, h), clean) in
+            [(1, 1), (16, 1), (7, 4), (8, 3), (16, 5), (17, 4), (33, 6), (64, 9), (100, 8), (128, 13)]
+                .into_iter()
+                .flat_map(|size| [(size, false), (size, true)])
         {
             let specials = if clean { clean_ones } else { any };
             for conn in [Connectivity::Four, Connectivity::Eight] {
