@@ -47,7 +47,7 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{saved_pair, two_rows, Band, Coefs, Hints, RowKernel};
+use super::fused::{saved_pair, two_rows, Band, Coefs, Hints, RowKernel, Saved};
 use crate::space::Grid;
 
 /// The AVX2 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
@@ -148,13 +148,15 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
     }
 
     /// Where the values are clean, [`pair`] reading the two rows it writes and saving the
-    /// second as it goes; else (or on rows under 8 cells) [`saved_pair`].
+    /// second as it goes; else (or on rows under 8 cells) [`saved_pair`]. With 8
+    /// neighbours, the boundary below the pair is left in `saved.kept` for the pair below,
+    /// and the one above taken from there where the pair above left it.
     #[inline(always)]
     fn pair_in_place(
         &self,
         [above, below]: [&[f32]; 2],
         rows: [&mut [f32]; 2],
-        saved: [&mut [f32]; 2],
+        saved: Saved<'_>,
         masks: [&[u32]; 4],
         k: &Coefs,
         hints: Hints,
@@ -163,7 +165,8 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         if !Self::clean(k) || w < 8 {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
-        assert!(rows[1].len() == w && saved[1].len() == w, "rows of one width");
+        let Saved { kept, carried, second } = saved;
+        assert!(rows[1].len() == w && second.len() == w && kept.len() == w, "rows of one width");
         let [one, two] = rows;
         let mut rows_in = Rows::two([above, one, two, below], masks, w, self.mask_len(w));
         // The two middle rows are read and written through the same pointers.
@@ -172,12 +175,22 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         rows_in.values[2] = dst[1].cast_const();
         // Written over its input: never past the caches.
         let hints = Hints { stream: false, ..hints };
-        let extra = Extra { save: saved[1].as_mut_ptr(), hints, ..Extra::none() };
+        let boundary = kept.as_mut_ptr();
+        let extra = Extra { ring: [boundary, boundary], save: second.as_mut_ptr(), hints };
+        let lanes = Lanes::new(k);
         // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w ≥ 8` cells with
         // their wall data (checked by `Rows::two` and above), the two written being the
-        // two middle ones read, and the saved row, borrowed apart from them, `w` cells too;
-        // the values are clean and the spans hold (checked above); no ring.
-        unsafe { pair::<R, EIGHT, false, false, true>(rows_in, dst, extra, Lanes::new(k)) };
+        // two middle ones read, and the saved and kept rows, borrowed apart from them and
+        // each other, `w` cells too; the values are clean and the spans hold (checked
+        // above); the kept row is read only where the pair above wrote it (`carried`), and
+        // with `SAVE`, each chunk's boundary is written after the next chunk read its own.
+        unsafe {
+            if carried {
+                pair::<R, EIGHT, true, true, true>(rows_in, dst, extra, lanes);
+            } else {
+                pair::<R, EIGHT, false, true, true>(rows_in, dst, extra, lanes);
+            }
+        }
     }
 
     /// The rows of a single step in one function ([`band`]).
@@ -623,8 +636,9 @@ unsafe fn narrow<R: Rule, const EIGHT: bool>(rows: Rows, out: &mut [f32], k: Lan
 /// row comes from `read` (the pair above wrote it); with `WRITE`, the one below the second
 /// goes to `write`. With `SAVE`, the two rows written are the two middle rows read (a step
 /// in place): the second's old values are copied to `save` as they are read, and each
-/// chunk's results wait in `pending` until the next chunk has read its cells, so that no
-/// chunk reads a cell already written. Only with `HINTED` are the hints (`ahead`, `stream`)
+/// chunk's results (and boundary below) wait in `pending` until the next chunk has read its
+/// cells (and boundary above), so that no chunk reads a cell already written, and `read`
+/// and `write` may be one row. Only with `HINTED` are the hints (`ahead`, `stream`)
 /// looked at, so that the pairs of a fused pass's middle steps test nothing for them.
 struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool> {
     rows: Rows,
@@ -636,8 +650,8 @@ struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAV
     ahead: *const f32,
     /// Whether the rows' chunks (all but the last) are written past the caches.
     stream: bool,
-    /// With `SAVE`, the last chunk's results and where they go.
-    pending: ([__m256; 2], usize),
+    /// With `SAVE`, the last chunk's results, its boundary below, and where they go.
+    pending: ([__m256; 3], usize),
     k: Lanes,
     rule: PhantomData<R>,
 }
@@ -645,15 +659,19 @@ struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAV
 impl<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool>
     Pair<R, EIGHT, READ, WRITE, SAVE, HINTED>
 {
-    /// Writes the two rows' chunk at `x`, the row's last or not.
+    /// Writes the two rows' chunk at `x`, the row's last or not, and with `WRITE` the
+    /// boundary below them.
     ///
     /// # Safety
     /// As [`pair`]; with `stream`, the rows start on 32-byte boundaries.
     #[inline(always)]
-    unsafe fn put<const LAST: bool>(&self, x: usize, [n1, n2]: [__m256; 2]) {
+    unsafe fn put<const LAST: bool>(&self, x: usize, [n1, n2, below]: [__m256; 3]) {
         // SAFETY: as the caller promised; a chunk before the last starts at a multiple of 8
         // cells, so on a 32-byte boundary where the row does.
         unsafe {
+            if EIGHT && WRITE {
+                _mm256_storeu_ps(self.write.add(x), below);
+            }
             if HINTED && self.stream && !LAST {
                 _mm256_stream_ps(self.out[0].add(x), n1);
                 _mm256_stream_ps(self.out[1].add(x), n2);
@@ -695,6 +713,8 @@ impl<
                 let only = |c| Three { l: c, c, r: c };
                 (only(_mm256_loadu_ps(va.add(x))), only(_mm256_loadu_ps(vb.add(x))))
             };
+            let zero = _mm256_setzero_ps();
+            let held = if EIGHT && READ { _mm256_loadu_ps(self.read.add(x)) } else { zero };
             if SAVE {
                 // Every cell this chunk reads is read: the chunk before may be written.
                 _mm256_storeu_ps(self.save.add(x), h2.c);
@@ -702,26 +722,22 @@ impl<
                     self.put::<false>(self.pending.1, self.pending.0);
                 }
             }
-            let (d1, d2) = if EIGHT {
-                let above =
-                    if READ { _mm256_loadu_ps(self.read.add(x)) } else { boundary(a, h1, squares[0], x) };
+            let (d1, d2, below) = if EIGHT {
+                let above = if READ { held } else { boundary(a, h1, squares[0], x) };
                 let middle = boundary(h1, h2, squares[1], x);
                 let below = boundary(h2, b, squares[2], x);
-                if WRITE {
-                    _mm256_storeu_ps(self.write.add(x), below);
-                }
-                (imax(above, middle), imax(middle, below))
+                (imax(above, middle), imax(middle, below), below)
             } else {
-                (h1.c, h2.c)
+                (h1.c, h2.c, zero)
             };
             let s1 = imax(imax(a.c, h2.c), imax(h1.l, h1.r));
             let s2 = imax(imax(h1.c, b.c), imax(h2.l, h2.r));
             let n1 = settle::<true>(h1.c, strongest::<R, EIGHT>(s1, d1, k), lanes(free[1], x, 0), k);
             let n2 = settle::<true>(h2.c, strongest::<R, EIGHT>(s2, d2, k), lanes(free[2], x, 0), k);
             if SAVE && !LAST {
-                self.pending = ([n1, n2], x);
+                self.pending = ([n1, n2, below], x);
             } else {
-                self.put::<LAST>(x, [n1, n2]);
+                self.put::<LAST>(x, [n1, n2, below]);
             }
         }
     }
@@ -816,7 +832,7 @@ unsafe fn pair_with<
             save,
             ahead: hints.ahead,
             stream,
-            pending: ([zero; 2], 0),
+            pending: ([zero; 3], 0),
             k,
             rule: PhantomData,
         };

@@ -74,7 +74,7 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{prefetched, saved_pair, two_rows, Band, Coefs, Hints, RowKernel, STREAM_CELLS};
+use super::fused::{prefetched, saved_pair, two_rows, Band, Coefs, Hints, RowKernel, Saved, STREAM_CELLS};
 use crate::space::Grid;
 
 mod pair;
@@ -283,7 +283,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         &self,
         [above, below]: [&[f32]; 2],
         rows: [&mut [f32]; 2],
-        saved: [&mut [f32]; 2],
+        saved: Saved<'_>,
         masks: [&[u32]; 4],
         k: &Coefs,
         hints: Hints,
@@ -293,11 +293,11 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
         assert!(
-            above.len() == w && below.len() == w && rows[1].len() == w && saved[1].len() == w,
+            above.len() == w && below.len() == w && rows[1].len() == w && saved.second.len() == w,
             "rows of one width"
         );
         let [one, two] = rows;
-        let dst = [one.as_mut_ptr(), two.as_mut_ptr(), saved[1].as_mut_ptr()];
+        let dst = [one.as_mut_ptr(), two.as_mut_ptr(), saved.second.as_mut_ptr()];
         let src = [above.as_ptr(), dst[0].cast_const(), dst[1].cast_const(), below.as_ptr()];
         // Written over its input: never past the caches.
         let hints = Hints { stream: false, ..hints };

@@ -59,15 +59,15 @@ pub(super) trait RowKernel: Copy {
     }
     /// Two rows of a step written over themselves ([`in_place`](super::in_place)): `rows`
     /// from their own values and the rows `around` them (above the first, below the
-    /// second), the second row's old values left in `saved[1]` for the pair below
-    /// (`saved[0]` is scratch). [`pair`](Self::pair) from copies ([`saved_pair`]), unless
-    /// the kernel saves the values as it reads them.
+    /// second), the second row's old values left in `saved.second` for the pair below.
+    /// [`pair`](Self::pair) from copies ([`saved_pair`]), unless the kernel saves the values
+    /// as it reads them.
     #[inline(always)]
     fn pair_in_place(
         &self,
         around: [&[f32]; 2],
         rows: [&mut [f32]; 2],
-        saved: [&mut [f32]; 2],
+        saved: Saved<'_>,
         masks: [&[u32]; 4],
         k: &Coefs,
         hints: Hints,
@@ -99,18 +99,33 @@ pub(super) fn two_rows<K: RowKernel>(
     kernel.row([values[1], values[2], values[3]], [masks[1], masks[2], masks[3]], second, k, hints);
 }
 
-/// [`RowKernel::pair_in_place`] as copies of the two rows into `saved`, then
-/// [`RowKernel::pair`] from them.
+/// The rows a pair stepped in place keeps for the pair below it
+/// ([`RowKernel::pair_in_place`]), each as wide as the map.
+#[derive(Debug)]
+pub(super) struct Saved<'a> {
+    /// The kernel's own row, kept from each pair of a band to the next: scratch, or what
+    /// the pair leaves for the pair below (the AVX2 kernel's boundary).
+    pub kept: &'a mut [f32],
+    /// Whether `kept` holds what the pair just above left there: not for a band's first
+    /// pair.
+    pub carried: bool,
+    /// The second row's old values, left for the pair below.
+    pub second: &'a mut [f32],
+}
+
+/// [`RowKernel::pair_in_place`] as copies of the two rows (into `saved.kept` and
+/// `saved.second`), then [`RowKernel::pair`] from them.
 #[inline(always)]
 pub(super) fn saved_pair<K: RowKernel>(
     kernel: &K,
     [above, below]: [&[f32]; 2],
     [one, two]: [&mut [f32]; 2],
-    [first, second]: [&mut [f32]; 2],
+    saved: Saved<'_>,
     masks: [&[u32]; 4],
     k: &Coefs,
     hints: Hints,
 ) {
+    let Saved { kept: first, second, .. } = saved;
     first.copy_from_slice(one);
     second.copy_from_slice(two);
     kernel.pair([above, first, second, below], masks, [one, two], k, hints);
