@@ -30,8 +30,13 @@
 //!   beside a cell, the larger of the two rows' values there, gated by the open square
 //!   between them. It gives the upper row its lower diagonals and the lower row its upper
 //!   ones at once, so a diagonal costs half a gate; the straight neighbour it lets in never
-//!   wins ([`Coefs::spans_hold`]). A single step's pairs pass their lower boundary down to
-//!   the next pair through two rows of scratch ([`band`]). The clean maxima are taken as
+//!   wins ([`Coefs::spans_hold`]). Each pair passes its lower boundary down to the next
+//!   through a row kept for it ([`Carry`]): a stack row in a single step ([`band`]), the
+//!   pipeline's row for each step of a fused pass, the ring's in a step in place. One row
+//!   serves for the boundaries read and written: a row's last chunk, which may overlap the
+//!   one before, reads its boundary above before any chunk writes. At 4096², 16 fused
+//!   steps took 0.38–0.42 ns a cell and step against 0.41–0.44 computing it again. The
+//!   clean maxima are taken as
 //!   integers ([`imax`]), which AMD's cores run on all four vector pipes, not two.
 //! * Elsewhere (values that may be negative, −0, infinite or NaN) each chunk is the portable
 //!   cell rule written out ([`guarded`]).
@@ -47,7 +52,7 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{saved_pair, two_rows, Band, Coefs, Hints, RowKernel, Saved};
+use super::fused::{saved_pair, two_rows, Band, Carry, Coefs, Hints, RowKernel, Saved};
 use crate::space::Grid;
 
 /// The AVX2 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
@@ -79,6 +84,16 @@ const PAD: usize = 8;
 /// in whole words: cell `x` is byte `PAD + x`, and the pads are 0 (blocked, closed).
 fn row_bytes(width: usize) -> usize {
     (width + 2 * PAD).next_multiple_of(4)
+}
+
+/// The ring [`pair`] reads the boundary above from and writes the one below to, both the
+/// kept row, and whether to read it (the pair above wrote it): with 8 neighbours and a kept
+/// row `w` cells wide; else none (the boundaries are computed, none passed on).
+fn passing<const EIGHT: bool>(kept: Option<Carry<'_>>, w: usize) -> Option<([*mut f32; 2], bool)> {
+    let Carry { row, carried } = kept.filter(|_| EIGHT)?;
+    assert_eq!(row.len(), w, "a kept row of the rows' width");
+    let row = row.as_mut_ptr();
+    Some(([row, row], carried))
 }
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
@@ -123,9 +138,19 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
     }
 
     /// Where the values are clean, the two rows in one loop ([`pair`]); else two
-    /// [`row`](Self::row)s.
+    /// [`row`](Self::row)s. With 8 neighbours and a kept row of the map's width, the
+    /// boundary below the pair is left there for the pair below, and the one above taken
+    /// from there where the pair above left it.
     #[inline(always)]
-    fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
+    fn pair(
+        &self,
+        values: [&[f32]; 4],
+        masks: [&[u32]; 4],
+        out: [&mut [f32]; 2],
+        kept: Option<Carry<'_>>,
+        k: &Coefs,
+        hints: Hints,
+    ) {
         let w = out[0].len();
         assert_eq!(out[1].len(), w, "rows of one width");
         if !Self::clean(k) {
@@ -133,23 +158,29 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         }
         let rows = Rows::two(values, masks, w, self.mask_len(w));
         let [first, second] = out;
+        let dst = [first.as_mut_ptr(), second.as_mut_ptr()];
+        let extra = Extra { hints, ..Extra::none() };
         // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w` cells with
         // their wall data (checked by `Rows::two`), the two written (`w` cells) borrowed
-        // apart from them; the values are clean and the spans hold (checked above); no
-        // ring, nothing saved.
+        // apart from them; the values are clean and the spans hold (checked above); the
+        // kept row, if any, is `w` cells (checked by `passing`) borrowed apart from them,
+        // and read only where the pair above wrote it; nothing saved.
         unsafe {
-            pair::<R, EIGHT, false, false, false>(
-                rows,
-                [first.as_mut_ptr(), second.as_mut_ptr()],
-                Extra { hints, ..Extra::none() },
-                Lanes::new(k),
-            );
+            match passing::<EIGHT>(kept, w) {
+                Some((ring, true)) => {
+                    pair::<R, EIGHT, true, true, false>(rows, dst, Extra { ring, ..extra }, Lanes::new(k));
+                }
+                Some((ring, false)) => {
+                    pair::<R, EIGHT, false, true, false>(rows, dst, Extra { ring, ..extra }, Lanes::new(k));
+                }
+                None => pair::<R, EIGHT, false, false, false>(rows, dst, extra, Lanes::new(k)),
+            }
         }
     }
 
     /// Where the values are clean, [`pair`] reading the two rows it writes and saving the
     /// second as it goes; else (or on rows under 8 cells) [`saved_pair`]. With 8
-    /// neighbours, the boundary below the pair is left in `saved.kept` for the pair below,
+    /// neighbours, the boundary below the pair is left in the kept row for the pair below,
     /// and the one above taken from there where the pair above left it.
     #[inline(always)]
     fn pair_in_place(
@@ -165,8 +196,8 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         if !Self::clean(k) || w < 8 {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
-        let Saved { kept, carried, second } = saved;
-        assert!(rows[1].len() == w && second.len() == w && kept.len() == w, "rows of one width");
+        let Saved { kept, second } = saved;
+        assert!(rows[1].len() == w && second.len() == w, "rows of one width");
         let [one, two] = rows;
         let mut rows_in = Rows::two([above, one, two, below], masks, w, self.mask_len(w));
         // The two middle rows are read and written through the same pointers.
@@ -175,20 +206,23 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         rows_in.values[2] = dst[1].cast_const();
         // Written over its input: never past the caches.
         let hints = Hints { stream: false, ..hints };
-        let boundary = kept.as_mut_ptr();
-        let extra = Extra { ring: [boundary, boundary], save: second.as_mut_ptr(), hints };
+        let extra = Extra { save: second.as_mut_ptr(), hints, ..Extra::none() };
         let lanes = Lanes::new(k);
         // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w ≥ 8` cells with
         // their wall data (checked by `Rows::two` and above), the two written being the
-        // two middle ones read, and the saved and kept rows, borrowed apart from them and
-        // each other, `w` cells too; the values are clean and the spans hold (checked
-        // above); the kept row is read only where the pair above wrote it (`carried`), and
-        // with `SAVE`, each chunk's boundary is written after the next chunk read its own.
+        // two middle ones read, and the saved row, borrowed apart from them, `w` cells too;
+        // the values are clean and the spans hold (checked above); the kept row, if used,
+        // is `w` cells (checked by `passing`) borrowed apart from the others, and read only
+        // where the pair above wrote it.
         unsafe {
-            if carried {
-                pair::<R, EIGHT, true, true, true>(rows_in, dst, extra, lanes);
-            } else {
-                pair::<R, EIGHT, false, true, true>(rows_in, dst, extra, lanes);
+            match passing::<EIGHT>(Some(kept), w) {
+                Some((ring, true)) => {
+                    pair::<R, EIGHT, true, true, true>(rows_in, dst, Extra { ring, ..extra }, lanes);
+                }
+                Some((ring, false)) => {
+                    pair::<R, EIGHT, false, true, true>(rows_in, dst, Extra { ring, ..extra }, lanes);
+                }
+                None => pair::<R, EIGHT, false, false, true>(rows_in, dst, extra, lanes),
             }
         }
     }
@@ -634,11 +668,12 @@ unsafe fn narrow<R: Rule, const EIGHT: bool>(rows: Rows, out: &mut [f32], k: Lan
 
 /// Two output rows of clean values ([`pair`]). With `READ`, the boundary above the first
 /// row comes from `read` (the pair above wrote it); with `WRITE`, the one below the second
-/// goes to `write`. With `SAVE`, the two rows written are the two middle rows read (a step
-/// in place): the second's old values are copied to `save` as they are read, and each
-/// chunk's results (and boundary below) wait in `pending` until the next chunk has read its
-/// cells (and boundary above), so that no chunk reads a cell already written, and `read`
-/// and `write` may be one row. Only with `HINTED` are the hints (`ahead`, `stream`)
+/// goes to `write`. `read` and `write` may be one row: the row's last chunk, which may
+/// overlap the one before, takes its boundary above from `last_above`, read before any
+/// chunk is written. With `SAVE`, the two rows written are the two middle rows read (a step in place): the
+/// second's old values are copied to `save` as they are read, and each chunk's results
+/// wait until the next chunk has read its cells, so that no chunk reads a cell already
+/// written. Only with `HINTED` are the hints (`ahead`, `stream`)
 /// looked at, so that the pairs of a fused pass's middle steps test nothing for them.
 struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool> {
     rows: Rows,
@@ -650,8 +685,10 @@ struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAV
     ahead: *const f32,
     /// Whether the rows' chunks (all but the last) are written past the caches.
     stream: bool,
-    /// With `SAVE`, the last chunk's results, its boundary below, and where they go.
-    pending: ([__m256; 3], usize),
+    /// With `SAVE`, the last chunk's results, not yet written, and where they go.
+    pending: ([__m256; 2], usize),
+    /// With `READ`, the boundary above the row's last chunk.
+    last_above: __m256,
     k: Lanes,
     rule: PhantomData<R>,
 }
@@ -659,19 +696,15 @@ struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAV
 impl<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool>
     Pair<R, EIGHT, READ, WRITE, SAVE, HINTED>
 {
-    /// Writes the two rows' chunk at `x`, the row's last or not, and with `WRITE` the
-    /// boundary below them.
+    /// Writes the two rows' chunk at `x`, the row's last or not.
     ///
     /// # Safety
     /// As [`pair`]; with `stream`, the rows start on 32-byte boundaries.
     #[inline(always)]
-    unsafe fn put<const LAST: bool>(&self, x: usize, [n1, n2, below]: [__m256; 3]) {
+    unsafe fn put<const LAST: bool>(&self, x: usize, [n1, n2]: [__m256; 2]) {
         // SAFETY: as the caller promised; a chunk before the last starts at a multiple of 8
         // cells, so on a 32-byte boundary where the row does.
         unsafe {
-            if EIGHT && WRITE {
-                _mm256_storeu_ps(self.write.add(x), below);
-            }
             if HINTED && self.stream && !LAST {
                 _mm256_stream_ps(self.out[0].add(x), n1);
                 _mm256_stream_ps(self.out[1].add(x), n2);
@@ -713,8 +746,6 @@ impl<
                 let only = |c| Three { l: c, c, r: c };
                 (only(_mm256_loadu_ps(va.add(x))), only(_mm256_loadu_ps(vb.add(x))))
             };
-            let zero = _mm256_setzero_ps();
-            let held = if EIGHT && READ { _mm256_loadu_ps(self.read.add(x)) } else { zero };
             if SAVE {
                 // Every cell this chunk reads is read: the chunk before may be written.
                 _mm256_storeu_ps(self.save.add(x), h2.c);
@@ -722,22 +753,29 @@ impl<
                     self.put::<false>(self.pending.1, self.pending.0);
                 }
             }
-            let (d1, d2, below) = if EIGHT {
-                let above = if READ { held } else { boundary(a, h1, squares[0], x) };
+            let (d1, d2) = if EIGHT {
+                let above = match (READ, LAST) {
+                    (true, true) => self.last_above,
+                    (true, false) => _mm256_loadu_ps(self.read.add(x)),
+                    (false, _) => boundary(a, h1, squares[0], x),
+                };
                 let middle = boundary(h1, h2, squares[1], x);
                 let below = boundary(h2, b, squares[2], x);
-                (imax(above, middle), imax(middle, below), below)
+                if WRITE {
+                    _mm256_storeu_ps(self.write.add(x), below);
+                }
+                (imax(above, middle), imax(middle, below))
             } else {
-                (h1.c, h2.c, zero)
+                (h1.c, h2.c)
             };
             let s1 = imax(imax(a.c, h2.c), imax(h1.l, h1.r));
             let s2 = imax(imax(h1.c, b.c), imax(h2.l, h2.r));
             let n1 = settle::<true>(h1.c, strongest::<R, EIGHT>(s1, d1, k), lanes(free[1], x, 0), k);
             let n2 = settle::<true>(h2.c, strongest::<R, EIGHT>(s2, d2, k), lanes(free[2], x, 0), k);
             if SAVE && !LAST {
-                self.pending = ([n1, n2, below], x);
+                self.pending = ([n1, n2], x);
             } else {
-                self.put::<LAST>(x, [n1, n2, below]);
+                self.put::<LAST>(x, [n1, n2]);
             }
         }
     }
@@ -824,6 +862,8 @@ unsafe fn pair_with<
         let Extra { ring: [read, write], save, hints } = extra;
         let stream = HINTED && hints.stream && out.iter().all(|row| (*row as usize).is_multiple_of(32));
         let zero = _mm256_setzero_ps();
+        // Read before any chunk writes the ring (`w ≥ 8` here).
+        let last_above = if EIGHT && READ { _mm256_loadu_ps(read.add(w - 8)) } else { zero };
         let mut p = Pair::<R, EIGHT, READ, WRITE, SAVE, HINTED> {
             rows,
             out,
@@ -832,7 +872,8 @@ unsafe fn pair_with<
             save,
             ahead: hints.ahead,
             stream,
-            pending: ([zero; 3], 0),
+            pending: ([zero; 2], 0),
+            last_above,
             k,
             rule: PhantomData,
         };
@@ -844,10 +885,9 @@ unsafe fn pair_with<
 }
 
 /// The rows of a single step ([`Band`]) in one function: with `CLEAN`, two at a time
-/// ([`pair`]), each pair passing the boundary below it to the next through two rows of
-/// scratch on the stack (rows up to [`RING`] cells; wider ones compute it again; two, so
-/// that a row's last chunk, which may overlap the one before, reads what the pair above
-/// wrote, not what its own pair just wrote); else one at a time, guarded.
+/// ([`pair`]), each pair passing the boundary below it to the next through a row of
+/// scratch on the stack (rows up to [`RING`] cells; wider ones compute it again); else one
+/// at a time, guarded.
 ///
 /// # Safety
 /// The CPU has AVX2; `b.len` is [`Avx2::mask_len`] of the width; with `CLEAN`, the
@@ -856,8 +896,8 @@ unsafe fn pair_with<
 unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out: &mut [f32], k: &Coefs) {
     let lanes_k = Lanes::new(k);
     let w = b.width;
-    let mut space = [[0.0f32; RING]; 2];
-    let passes = EIGHT && w <= RING;
+    let mut carried = [0.0f32; RING];
+    let passes = w <= RING;
     let (start, end) = b.rows;
     let mut y = start;
     let mut out = out;
@@ -870,23 +910,21 @@ unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out:
             let rows_in = Rows::two([v[0], v[1], v[2], v2[2]], [m[0], m[1], m[2], m2[2]], w, b.len);
             let (first, second) = rows.split_at_mut(w);
             let dst = [first.as_mut_ptr(), second.as_mut_ptr()];
-            // The pair writes one ring row and reads the other (from the pair above).
-            let turn = (y - start) / 2 % 2;
-            let [one, other] = &mut space;
-            let ring = if turn == 0 {
-                [other.as_mut_ptr(), one.as_mut_ptr()]
-            } else {
-                [one.as_mut_ptr(), other.as_mut_ptr()]
-            };
+            let carry = passes.then(|| Carry { row: &mut carried[..w], carried: y > start });
+            let extra = Extra::none();
             // SAFETY: the caller promised the CPU, the values and the spans; the rows are
             // `w` cells (checked by `Rows::two`), the two written apart from them; the
-            // ring's rows are `RING ≥ w` cells, apart, and read only once written.
+            // carried row, if used, is `w` cells (checked by `passing`) on the stack, and
+            // read only where the pair above wrote it.
             unsafe {
-                let extra = Extra { ring, ..Extra::none() };
-                match (passes, y > start) {
-                    (true, true) => pair::<R, EIGHT, true, true, false>(rows_in, dst, extra, lanes_k),
-                    (true, false) => pair::<R, EIGHT, false, true, false>(rows_in, dst, extra, lanes_k),
-                    (false, _) => pair::<R, EIGHT, false, false, false>(rows_in, dst, extra, lanes_k),
+                match passing::<EIGHT>(carry, w) {
+                    Some((ring, true)) => {
+                        pair::<R, EIGHT, true, true, false>(rows_in, dst, Extra { ring, ..extra }, lanes_k);
+                    }
+                    Some((ring, false)) => {
+                        pair::<R, EIGHT, false, true, false>(rows_in, dst, Extra { ring, ..extra }, lanes_k);
+                    }
+                    None => pair::<R, EIGHT, false, false, false>(rows_in, dst, extra, lanes_k),
                 }
             }
             y += 2;
@@ -900,7 +938,7 @@ unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out:
     }
 }
 
-/// The widest row whose boundaries a single step passes down (two rows, 16 KiB of stack).
+/// The widest row whose boundaries a single step passes down (a row, 8 KiB of stack).
 const RING: usize = 2048;
 
 #[cfg(test)]
@@ -916,6 +954,8 @@ mod tests {
     enum Way {
         Rows,
         Pairs,
+        /// Pairs passing their boundaries down through a carried row.
+        Carried,
         /// Pairs asked to prefetch and to write past the caches, into rows on 32-byte
         /// boundaries where the width is a multiple of 8.
         Streamed,
@@ -942,7 +982,8 @@ mod tests {
                         kernel.row(v, m, row, k, hints);
                     }
                 }
-                Way::Pairs | Way::Streamed => {
+                Way::Pairs | Way::Carried | Way::Streamed => {
+                    let mut carried = vec![7.0; w];
                     for (i, rows) in out.chunks_mut(2 * w).enumerate() {
                         let y = 2 * i;
                         let (v, m, _) = band.around(y);
@@ -952,10 +993,13 @@ mod tests {
                         }
                         let (v2, m2, _) = band.around(y + 1);
                         let (first, second) = rows.split_at_mut(w);
+                        let carry =
+                            matches!(way, Way::Carried).then(|| Carry { row: &mut carried, carried: i > 0 });
                         kernel.pair(
                             [v[0], v[1], v[2], v2[2]],
                             [m[0], m[1], m[2], m2[2]],
                             [first, second],
+                            carry,
                             k,
                             hints,
                         );
@@ -1004,7 +1048,7 @@ mod tests {
                 let want: Vec<u32> = generic_step(&grid, &values, d).iter().map(|x| x.to_bits()).collect();
                 for told in [clean, false] {
                     let k = Coefs { clean: told, ..Coefs::new::<R>(&grid, d) };
-                    for way in [Way::Rows, Way::Pairs, Way::Streamed, Way::Band] {
+                    for way in [Way::Rows, Way::Pairs, Way::Carried, Way::Streamed, Way::Band] {
                         let got: Vec<u32> =
                             step::<R, EIGHT>(&grid, &values, &k, way).iter().map(|x| x.to_bits()).collect();
                         assert_eq!(

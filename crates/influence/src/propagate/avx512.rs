@@ -74,7 +74,9 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::{Diffusion, Rule};
-use super::fused::{prefetched, saved_pair, two_rows, Band, Coefs, Hints, RowKernel, Saved, STREAM_CELLS};
+use super::fused::{
+    prefetched, saved_pair, two_rows, Band, Carry, Coefs, Hints, RowKernel, Saved, STREAM_CELLS,
+};
 use crate::space::Grid;
 
 mod pair;
@@ -261,7 +263,15 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     /// shares their loads and, with 8 neighbours, their cleaning, shifts and spans; else two
     /// [`row`]s.
     #[inline(always)]
-    fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
+    fn pair(
+        &self,
+        values: [&[f32]; 4],
+        masks: [&[u32]; 4],
+        out: [&mut [f32]; 2],
+        _: Option<Carry<'_>>,
+        k: &Coefs,
+        hints: Hints,
+    ) {
         let w = out[0].len();
         if !self.pairs(k) {
             return two_rows(self, values, masks, out, k, hints);
@@ -997,7 +1007,7 @@ mod tests {
             let mut want = [vec![9.0; w], vec![9.0; w]];
             let [one, two] = &mut want;
             let none = Hints { ahead: std::ptr::null(), stream: false };
-            portable.pair(v, masks(&lanes), [one, two], &k, none);
+            portable.pair(v, masks(&lanes), [one, two], None, &k, none);
             let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
             for q in [0, (seed % 16) as usize] {
                 let fast = Avx512::<Exp, EIGHT>::new().unwrap().with_offset(q);
@@ -1010,7 +1020,7 @@ mod tests {
                     let (rows, rest) = got.values_mut().split_at_mut(2 * w);
                     let (one, two) = rows.split_at_mut(w);
                     let k = Coefs { clean, ..k };
-                    fast.pair(v, masks(&data), [one, two], &k, Hints { ahead, stream });
+                    fast.pair(v, masks(&data), [one, two], None, &k, Hints { ahead, stream });
                     let what = format!(
                         "width {w}, seed {seed}, eight {EIGHT}, offset {q}, stream {stream}, {clean} {swapped}"
                     );

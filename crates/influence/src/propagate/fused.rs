@@ -52,9 +52,19 @@ pub(super) trait RowKernel: Copy {
     fn row(&self, values: [&[f32]; 3], masks: [&[u32]; 3], out: &mut [f32], k: &Coefs, hints: Hints);
     /// Two rows of a step into `out`, from the rows of values and of wall data above the
     /// first, the two, and below the second: the two [`row`](Self::row)s, unless the kernel
-    /// shares the work the two have in common.
+    /// shares the work the two have in common. `kept`, if any, is a row the kernel keeps
+    /// from each pair of a step to the pair below it (see [`Carry`]).
     #[inline(always)]
-    fn pair(&self, values: [&[f32]; 4], masks: [&[u32]; 4], out: [&mut [f32]; 2], k: &Coefs, hints: Hints) {
+    fn pair(
+        &self,
+        values: [&[f32]; 4],
+        masks: [&[u32]; 4],
+        out: [&mut [f32]; 2],
+        kept: Option<Carry<'_>>,
+        k: &Coefs,
+        hints: Hints,
+    ) {
+        let _ = kept;
         two_rows(self, values, masks, out, k, hints);
     }
     /// Two rows of a step written over themselves ([`in_place`](super::in_place)): `rows`
@@ -99,21 +109,29 @@ pub(super) fn two_rows<K: RowKernel>(
     kernel.row([values[1], values[2], values[3]], [masks[1], masks[2], masks[3]], second, k, hints);
 }
 
+/// A row, as wide as the map, that a kernel keeps from each pair of rows of a step to the
+/// pair below it ([`RowKernel::pair`], [`RowKernel::pair_in_place`]): what the pair leaves
+/// there for the next (the AVX2 kernel's boundary: the 8-neighbour diagonals two pairs
+/// share), or scratch.
+#[derive(Debug)]
+pub(super) struct Carry<'a> {
+    pub row: &'a mut [f32],
+    /// Whether `row` holds what the pair just above (in the same step) left there: not for
+    /// a step's first pair in a band or a pass.
+    pub carried: bool,
+}
+
 /// The rows a pair stepped in place keeps for the pair below it
-/// ([`RowKernel::pair_in_place`]), each as wide as the map.
+/// ([`RowKernel::pair_in_place`]).
 #[derive(Debug)]
 pub(super) struct Saved<'a> {
-    /// The kernel's own row, kept from each pair of a band to the next: scratch, or what
-    /// the pair leaves for the pair below (the AVX2 kernel's boundary).
-    pub kept: &'a mut [f32],
-    /// Whether `kept` holds what the pair just above left there: not for a band's first
-    /// pair.
-    pub carried: bool,
+    /// The kernel's own row.
+    pub kept: Carry<'a>,
     /// The second row's old values, left for the pair below.
     pub second: &'a mut [f32],
 }
 
-/// [`RowKernel::pair_in_place`] as copies of the two rows (into `saved.kept` and
+/// [`RowKernel::pair_in_place`] as copies of the two rows (into the kept row and
 /// `saved.second`), then [`RowKernel::pair`] from them.
 #[inline(always)]
 pub(super) fn saved_pair<K: RowKernel>(
@@ -125,10 +143,10 @@ pub(super) fn saved_pair<K: RowKernel>(
     k: &Coefs,
     hints: Hints,
 ) {
-    let Saved { kept: first, second, .. } = saved;
+    let Saved { kept: Carry { row: first, .. }, second } = saved;
     first.copy_from_slice(one);
     second.copy_from_slice(two);
-    kernel.pair([above, first, second, below], masks, [one, two], k, hints);
+    kernel.pair([above, first, second, below], masks, [one, two], None, k, hints);
 }
 
 /// The constants of one step on one grid.
@@ -419,9 +437,13 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     scratch.masks.resize((depth + 1) * len, 0);
     let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * len);
     // The ring rows start at the input rows' offset from a cache line (see `zeros_like`).
-    let (rings, zeros) =
-        zeros_like(&mut scratch.values, (steps - 1) * ring + w, input).split_at_mut((steps - 1) * ring);
+    // Then a row of zeros, and each step's row carried from pair to pair ([`Carry`]).
+    let (rings, rest) = zeros_like(&mut scratch.values, (steps - 1) * ring + w + steps * w, input)
+        .split_at_mut((steps - 1) * ring);
+    let (zeros, carries) = rest.split_at_mut(w);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
+    // The row after each step's last pair, whose carried row that pair filled.
+    let mut filled_to = [None; MAX_FUSED + 1];
 
     // Step `l` (1-based) computes rows `span(l)`: the band plus its halo for the steps after.
     let span = |l: usize| rows.start.saturating_sub(steps - l)..(rows.end + steps - l).min(h);
@@ -469,8 +491,11 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             let row = |y: usize| (y - base) % slots * w..((y - base) % slots + 1) * w;
             if n == 2 {
                 let [one, two] = target.get_disjoint_mut([row(y), row(y + 1)]).expect("two rows");
-                kernel.pair(values, masks, [one, two], k, hints);
+                let carry = Carry { row: &mut carries[(l - 1) * w..][..w], carried: filled_to[l] == Some(y) };
+                kernel.pair(values, masks, [one, two], Some(carry), k, hints);
+                filled_to[l] = Some(y + 2);
             } else {
+                filled_to[l] = None;
                 let (values, masks) = ([values[0], values[1], values[2]], [masks[0], masks[1], masks[2]]);
                 kernel.row(values, masks, &mut target[row(y)], k, hints);
             }

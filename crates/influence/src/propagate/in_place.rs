@@ -6,7 +6,7 @@
 //! ([`RowKernel::pair_in_place`]), each pair from its own values, the map's row below it and
 //! the old values of the row above it, which the pair above saved as it read them into a
 //! ring of a few rows that stays in the L1 cache. The ring holds one more row, the kernel's
-//! own from pair to pair ([`Saved::kept`]): the AVX2 kernel leaves there the boundary below
+//! own from pair to pair ([`Carry`]): the AVX2 kernel leaves there the boundary below
 //! a pair, the 8-neighbour diagonals it shares with the pair below (at 512², 0.309–0.316
 //! ns a cell against 0.345 computing it again). Each cell sees the same values and
 //! operations as in a step between two buffers, so the bits are the same.
@@ -30,7 +30,7 @@
 use std::ops::Range;
 
 use super::diffuse::Diffusion;
-use super::fused::{prefetched, zeros_like, Coefs, Hints, RowKernel, Saved, Scratch, AHEAD};
+use super::fused::{prefetched, zeros_like, Carry, Coefs, Hints, RowKernel, Saved, Scratch, AHEAD};
 use crate::space::Grid;
 
 impl Scratch {
@@ -108,7 +108,7 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
         if n == 2 {
             let (one, two) = out.split_at_mut(w);
             let masks = [mask(y.checked_sub(1)), mask(Some(y)), mask(Some(y + 1)), mask(Some(y + 2))];
-            let saved = Saved { kept, carried: i > 0, second };
+            let saved = Saved { kept: Carry { row: kept, carried: i > 0 }, second };
             kernel.pair_in_place([upper, lower], [one, two], saved, masks, k, hints);
         } else {
             kept.copy_from_slice(out);
