@@ -693,9 +693,60 @@ struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAV
     rule: PhantomData<R>,
 }
 
-impl<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool>
-    Pair<R, EIGHT, READ, WRITE, SAVE, HINTED>
+impl<
+        R: Rule,
+        const EIGHT: bool,
+        const READ: bool,
+        const WRITE: bool,
+        const SAVE: bool,
+        const HINTED: bool,
+    > Pair<R, EIGHT, READ, WRITE, SAVE, HINTED>
 {
+    /// [`pair`], looking at the hints or not (`HINTED`).
+    ///
+    /// # Safety
+    /// As [`pair`].
+    #[inline(always)]
+    unsafe fn run(rows: Rows, out: [*mut f32; 2], extra: Extra, k: Lanes) {
+        let w = rows.w;
+        // SAFETY: as the caller promised.
+        unsafe {
+            if w < 8 {
+                debug_assert!(!SAVE, "rows under 8 cells are not stepped in place here");
+                let [a, h1, h2, b] = rows.values;
+                let [fa, f1, f2, fb] = rows.free;
+                let [sa, s1, s2] = rows.squares;
+                let top = Rows { values: [a, h1, h2, h2], free: [fa, f1, f2, f2], squares: [sa, s1, s1], w };
+                let bottom =
+                    Rows { values: [h1, h2, b, b], free: [f1, f2, fb, fb], squares: [s1, s2, s2], w };
+                narrow::<R, EIGHT>(top, std::slice::from_raw_parts_mut(out[0], w), k);
+                return narrow::<R, EIGHT>(bottom, std::slice::from_raw_parts_mut(out[1], w), k);
+            }
+            let Extra { ring: [read, write], save, hints } = extra;
+            let stream = HINTED && hints.stream && out.iter().all(|row| (*row as usize).is_multiple_of(32));
+            let zero = _mm256_setzero_ps();
+            // Read before any chunk writes the ring (`w ≥ 8` here).
+            let last_above = if EIGHT && READ { _mm256_loadu_ps(read.add(w - 8)) } else { zero };
+            let mut p = Self {
+                rows,
+                out,
+                read,
+                write,
+                save,
+                ahead: hints.ahead,
+                stream,
+                pending: ([zero; 2], 0),
+                last_above,
+                k,
+                rule: PhantomData,
+            };
+            sweep(w, &mut p);
+            if stream {
+                _mm_sfence();
+            }
+        }
+    }
+
     /// Writes the two rows' chunk at `x`, the row's last or not.
     ///
     /// # Safety
@@ -821,66 +872,10 @@ unsafe fn pair<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool, 
 ) {
     if extra.hints.ahead.is_null() && !extra.hints.stream {
         // SAFETY: as the caller promised.
-        unsafe { pair_with::<R, EIGHT, READ, WRITE, SAVE, false>(rows, out, extra, k) }
+        unsafe { Pair::<R, EIGHT, READ, WRITE, SAVE, false>::run(rows, out, extra, k) }
     } else {
         // SAFETY: as the caller promised.
-        unsafe { pair_with::<R, EIGHT, READ, WRITE, SAVE, true>(rows, out, extra, k) }
-    }
-}
-
-/// [`pair`], looking at the hints or not (`HINTED`).
-///
-/// # Safety
-/// As [`pair`].
-#[inline(always)]
-unsafe fn pair_with<
-    R: Rule,
-    const EIGHT: bool,
-    const READ: bool,
-    const WRITE: bool,
-    const SAVE: bool,
-    const HINTED: bool,
->(
-    rows: Rows,
-    out: [*mut f32; 2],
-    extra: Extra,
-    k: Lanes,
-) {
-    let w = rows.w;
-    // SAFETY: as the caller promised.
-    unsafe {
-        if w < 8 {
-            debug_assert!(!SAVE, "rows under 8 cells are not stepped in place here");
-            let [a, h1, h2, b] = rows.values;
-            let [fa, f1, f2, fb] = rows.free;
-            let [sa, s1, s2] = rows.squares;
-            let top = Rows { values: [a, h1, h2, h2], free: [fa, f1, f2, f2], squares: [sa, s1, s1], w };
-            let bottom = Rows { values: [h1, h2, b, b], free: [f1, f2, fb, fb], squares: [s1, s2, s2], w };
-            narrow::<R, EIGHT>(top, std::slice::from_raw_parts_mut(out[0], w), k);
-            return narrow::<R, EIGHT>(bottom, std::slice::from_raw_parts_mut(out[1], w), k);
-        }
-        let Extra { ring: [read, write], save, hints } = extra;
-        let stream = HINTED && hints.stream && out.iter().all(|row| (*row as usize).is_multiple_of(32));
-        let zero = _mm256_setzero_ps();
-        // Read before any chunk writes the ring (`w ≥ 8` here).
-        let last_above = if EIGHT && READ { _mm256_loadu_ps(read.add(w - 8)) } else { zero };
-        let mut p = Pair::<R, EIGHT, READ, WRITE, SAVE, HINTED> {
-            rows,
-            out,
-            read,
-            write,
-            save,
-            ahead: hints.ahead,
-            stream,
-            pending: ([zero; 2], 0),
-            last_above,
-            k,
-            rule: PhantomData,
-        };
-        sweep(w, &mut p);
-        if stream {
-            _mm_sfence();
-        }
+        unsafe { Pair::<R, EIGHT, READ, WRITE, SAVE, true>::run(rows, out, extra, k) }
     }
 }
 
