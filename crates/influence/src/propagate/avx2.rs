@@ -36,8 +36,8 @@
 //!   serves for the boundaries read and written: a row's last chunk, which may overlap the
 //!   one before, reads its boundary above before any chunk writes. At 4096², 16 fused
 //!   steps took 0.38–0.42 ns a cell and step against 0.41–0.44 computing it again. The
-//!   clean maxima are taken as
-//!   integers ([`imax`]), which AMD's cores run on all four vector pipes, not two.
+//!   clean maxima are taken as integers ([`imax`]), which AMD's cores run on all four
+//!   vector pipes, not two.
 //! * Elsewhere (values that may be negative, −0, infinite or NaN) each chunk is the portable
 //!   cell rule written out ([`guarded`]).
 #![allow(unsafe_code)]
