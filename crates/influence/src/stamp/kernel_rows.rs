@@ -43,9 +43,18 @@ pub(super) trait Adder: Copy {
     unsafe fn add(self, at: *mut f32, factors: *const f32, s: Self::Strength, bits: u64);
 }
 
-/// Adds `strength · factor` of each of `kernel`'s rows to the walkable cells of `values` (a
-/// layer of `grid`) under it, the kernel's centre at `(cx, cy)` and its rows within
-/// `-reach ..= reach` of it each way, `A::LANES` cells a chunk.
+/// A cached kernel placed on a grid: its centre `cell`, the `strength` its factors are
+/// scaled by, and `reach`, the most cells its rows lie from the centre each way.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Placed<'a> {
+    pub kernel: &'a Kernel,
+    pub cell: (isize, isize),
+    pub strength: f32,
+    pub reach: isize,
+}
+
+/// Adds `strength · factor` of each of the placed kernel's rows to the walkable cells of
+/// `values` (a layer of `grid`) under it, `A::LANES` cells a chunk.
 ///
 /// # Safety
 /// The caller is compiled for `adder`'s instructions, and `values` holds a value per cell of
@@ -54,15 +63,8 @@ pub(super) trait Adder: Copy {
 /// # Panics
 /// If a row's factors are not in `kernel`'s factors.
 #[inline(always)]
-pub(super) unsafe fn add_rows<A: Adder>(
-    adder: A,
-    grid: &Grid,
-    values: &mut [f32],
-    kernel: &Kernel,
-    (cx, cy): (isize, isize),
-    strength: f32,
-    reach: isize,
-) {
+pub(super) unsafe fn add_rows<A: Adder>(adder: A, grid: &Grid, values: &mut [f32], placed: Placed<'_>) {
+    let Placed { kernel, cell: (cx, cy), strength, reach } = placed;
     let (w, h) = (grid.width(), grid.height());
     let (free, words) = grid.free_words();
     let (rows, factors) = (&kernel.rows[..], &kernel.factors[..]);

@@ -181,22 +181,13 @@ impl Default for Detected {
 
 #[cfg(target_arch = "x86_64")]
 impl Vector {
-    /// Adds `strength · factor` of each of `kernel`'s rows to the walkable cells of `values`
-    /// (a layer of `grid`) under it, the kernel's centre at `cell` and its rows within
-    /// `-reach ..= reach` of it each way: what [`apply_row`] does for each row in
+    /// Adds `strength · factor` of each of the placed kernel's rows to the walkable cells of
+    /// `values` (a layer of `grid`) under it: what [`apply_row`] does for each row in
     /// [`Mode::Add`], with the same bits.
-    fn add_rows(
-        self,
-        grid: &Grid,
-        values: &mut [f32],
-        kernel: &Kernel,
-        cell: (isize, isize),
-        strength: f32,
-        reach: isize,
-    ) {
+    fn add_rows(self, grid: &Grid, values: &mut [f32], placed: kernel_rows::Placed<'_>) {
         match self {
-            Self::Avx512(v) => v.add_rows(grid, values, kernel, cell, strength, reach),
-            Self::Avx2(v) => v.add_rows(grid, values, kernel, cell, strength, reach),
+            Self::Avx512(v) => v.add_rows(grid, values, placed),
+            Self::Avx2(v) => v.add_rows(grid, values, placed),
         }
     }
 
@@ -432,7 +423,9 @@ impl Stamper {
         if let Some(kernel) = self.kernel_for(grid, source, at, reach) {
             #[cfg(target_arch = "x86_64")]
             if let Some(vector) = vector {
-                return vector.add_rows(grid, layer.values_mut(), kernel, at.cell, source.strength(), reach);
+                let placed =
+                    kernel_rows::Placed { kernel, cell: at.cell, strength: source.strength(), reach };
+                return vector.add_rows(grid, layer.values_mut(), placed);
             }
             for row in &kernel.rows {
                 let factors = &kernel.factors[row.start..row.start + row.len];

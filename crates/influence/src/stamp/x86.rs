@@ -19,8 +19,7 @@ use std::arch::x86_64::{
 };
 
 use super::direct::{covered_row, rows, walkable64, Curve, Euclidean, Frame, Manhattan, Octile, Straight};
-use super::kernel_rows::{self, Adder};
-use super::Kernel;
+use super::kernel_rows::{self, Adder, Placed};
 use crate::space::Grid;
 
 /// The AVX-512 row adder. A value of it is the proof that the CPU has AVX-512 F and BW:
@@ -34,25 +33,16 @@ impl Avx512 {
         crate::simd::avx512().then_some(Self(()))
     }
 
-    /// Adds `strength · factor` of each of `kernel`'s rows to the
-    /// walkable cells of `values` (a layer of `grid`) under it, the kernel's centre at `cell`
-    /// and its rows within `-reach ..= reach` of it each way.
+    /// Adds `strength · factor` of each of the placed kernel's rows to the walkable cells of
+    /// `values` (a layer of `grid`) under it.
     ///
     /// # Panics
     /// If `values` is not a layer of `grid`, or a row's factors are not in `factors`.
-    pub(super) fn add_rows(
-        self,
-        grid: &Grid,
-        values: &mut [f32],
-        kernel: &Kernel,
-        cell: (isize, isize),
-        strength: f32,
-        reach: isize,
-    ) {
+    pub(super) fn add_rows(self, grid: &Grid, values: &mut [f32], placed: Placed<'_>) {
         assert_eq!(values.len(), grid.width() * grid.height(), "a layer of the grid");
         // SAFETY: the value proves the CPU has AVX-512 F and BW; `values` is a layer of the
         // grid (asserted above).
-        unsafe { add_rows(self, grid, values, kernel, cell, strength, reach) }
+        unsafe { add_rows(self, grid, values, placed) }
     }
 }
 
@@ -398,17 +388,9 @@ fn walkable(free: &[u64], x: isize) -> u16 {
 /// # Safety
 /// The CPU has AVX-512 F and BW, and `values` holds a value per cell of `grid`.
 #[target_feature(enable = "avx512f,avx512bw")]
-unsafe fn add_rows(
-    adder: Avx512,
-    grid: &Grid,
-    values: &mut [f32],
-    kernel: &Kernel,
-    cell: (isize, isize),
-    strength: f32,
-    reach: isize,
-) {
+unsafe fn add_rows(adder: Avx512, grid: &Grid, values: &mut [f32], placed: Placed<'_>) {
     // SAFETY: as the caller promised.
-    unsafe { kernel_rows::add_rows(adder, grid, values, kernel, cell, strength, reach) }
+    unsafe { kernel_rows::add_rows(adder, grid, values, placed) }
 }
 
 impl Adder for Avx512 {
