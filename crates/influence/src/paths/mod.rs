@@ -22,10 +22,11 @@ mod areas;
 mod padded;
 mod queue;
 mod ring;
+mod rows;
 
 use crate::space::{Grid, Space};
-pub(crate) use padded::Padded;
 use padded::OFFSETS;
+pub(crate) use padded::{Padded, SLACK};
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
 pub(crate) use ring::{bucket, threshold, Ring};

@@ -16,10 +16,11 @@
 //! same way on either.
 //!
 //! [`Padded::offers`] is the one expansion of a padded cell, for the grid A* (`Router`) and
-//! the flow field alike: the neighbours of
-//! [`Space::for_each_neighbour`] on a grid
+//! the flow field alike: the neighbours of [`Space::for_each_neighbour`] on a grid
 //! (`grid_neighbours!`), in the same order with the same lengths (a unit test checks it),
-//! as bits chosen without a branch per neighbour.
+//! as bits chosen without a branch per neighbour. The flow field's queue search takes its
+//! bits a row of neighbours at a time ([`Padded::cheaper`], `paths/rows.rs`), the same bits;
+//! for those loads the penalties end with [`SLACK`] entries past the map.
 
 use crate::space::{Connectivity, Grid, Space};
 
@@ -31,6 +32,10 @@ pub(crate) struct Census {
     /// Open cells whose penalty is at least the bound `census` was given.
     pub(crate) heavy: usize,
 }
+
+/// Entries past the last (NaN, a wall), so that each row of a cell's neighbours, and the
+/// entry after it, is one vector load (`paths/rows.rs`).
+pub(crate) const SLACK: usize = 1;
 
 /// Rows apart that [`Padded::census`] samples.
 const CENSUS_EVERY: usize = 8;
@@ -88,11 +93,11 @@ impl Padded {
         if let Some(values) = layer {
             assert_eq!(values.len(), grid.len(), "cost layer was not made for this grid");
         }
-        if (self.stride, self.height) != (stride, h) || self.penalty.len() != stride * (h + 2) {
+        if (self.stride, self.height) != (stride, h) || self.penalty.len() != stride * (h + 2) + SLACK {
             // New dimensions: the border (and everything else) NaN; rows are filled below
             // or on demand, and the border is never written again.
             self.penalty.clear();
-            self.penalty.resize(stride * (h + 2), f32::NAN);
+            self.penalty.resize(stride * (h + 2) + SLACK, f32::NAN);
             self.filled.clear();
             self.filled.resize(h + 2, 0);
             self.generation = 0;
@@ -168,7 +173,7 @@ impl Padded {
 
     /// Entries in all, border included.
     pub(crate) fn len(&self) -> usize {
-        self.penalty.len()
+        self.penalty.len() - SLACK
     }
 
     /// The padded index of grid cell `i`.

@@ -55,7 +55,8 @@ pub struct FlowField {
     /// Cells of the grid the field was computed on.
     cells: usize,
     /// Per padded cell, the cost of the cheapest route to a goal: `+∞` where none, `−∞` on
-    /// walls (so no offer lowers them; see `flow/frontier.rs`).
+    /// walls (so no offer lowers them; see `flow/frontier.rs`). The queue search keeps
+    /// [`SLACK`](crate::paths::SLACK) more, for its vector loads (`paths/rows.rs`).
     costs: Vec<f32>,
     /// Per padded cell, the way to its next step: the neighbour bit of
     /// [`Padded::steps`](crate::paths::Padded) from the next step to the cell, [`GOAL`] or
@@ -169,14 +170,14 @@ impl FlowField {
         if by.unwrap_or(if light { By::Frontier } else { By::Queue }) == By::Frontier {
             // Walls cost −∞, so no offer lowers them; the rest +∞ until reached.
             let wall = |&p: &f32| if p.is_nan() { f32::NEG_INFINITY } else { f32::INFINITY };
-            self.costs.extend(self.padded.penalty.iter().map(wall));
+            self.costs.extend(self.padded.penalty[..self.padded.len()].iter().map(wall));
             let (padded, costs, ways) = (&self.padded, &mut self.costs, &mut self.ways);
             // The ways serve as the search's marks, then are all written over: a mark is
             // left on reached cells only.
             frontier::run(padded, per_step, costs, &mut scratch.lists, buckets, ways, goals);
             ways::write(padded, costs, ways);
         } else {
-            self.costs.resize(self.padded.len(), f32::INFINITY);
+            self.costs.resize(self.padded.len() + crate::paths::SLACK, f32::INFINITY);
             queue::run(&self.padded, per_step, (&mut self.costs, &mut self.ways), buckets, goals);
         }
         Ok(())

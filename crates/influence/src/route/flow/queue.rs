@@ -72,7 +72,7 @@ struct Chosen {
 
 /// Marks padded cell `v` expanded ([`DONE`], cleared when an offer lowers it) and chooses
 /// its offers: the open neighbours its straight and diagonal offers lower
-/// ([`Padded::offers`], no branch per neighbour), none if it was expanded at this cost
+/// ([`Padded::cheaper`], no branch per neighbour), none if it was expanded at this cost
 /// already.
 #[inline(always)]
 fn choose(grid: &Padded, costs: &[f32], ways: &mut [u8], v: u32) -> Chosen {
@@ -85,6 +85,6 @@ fn choose(grid: &Padded, costs: &[f32], ways: &mut [u8], v: u32) -> Chosen {
     ways[v] = way | DONE;
     let (here, penalty) = (costs[v], grid.penalty[v]);
     let offer = [here + (grid.straight + penalty), here + (grid.diagonal + penalty)];
-    let offers = grid.offers(v, |i, u| offer[(i >> 2) as usize] < costs[u]);
+    let offers = grid.cheaper(v, costs, here, penalty);
     Chosen { cell: v, offer, offers }
 }
