@@ -16,26 +16,25 @@ use super::Padded;
 
 impl Padded {
     /// The neighbours of padded cell `p` (bits as [`offers`](Self::offers) gives them) whose
-    /// cost in `costs` an offer of `here + (step + penalty)` lowers, `step` being the length
-    /// of the step between them: the flow field's expansion, where `penalty` is `p`'s own.
-    /// `costs` holds a cost per entry and [`SLACK`](super::padded::SLACK) more.
+    /// cost in `costs` an offer lowers: `offer[0]` for a straight step, `offer[1]` for a
+    /// diagonal one (the flow field's expansion, whose offers are the cell's cost plus the
+    /// step into it). `costs` holds a cost per entry of the penalties, slack included.
     ///
     /// # Panics
     /// If `p` is not an inner cell, or `costs` is short.
     #[inline(always)]
-    pub(crate) fn cheaper(&self, p: usize, costs: &[f32], here: f32, penalty: f32) -> u32 {
+    pub(crate) fn cheaper(&self, p: usize, costs: &[f32], offer: [f32; 2]) -> u32 {
         let (s, pen) = (self.stride, &self.penalty[..]);
         assert!(p > s && p + s + 3 <= pen.len() && costs.len() >= pen.len(), "an inner cell, its costs");
         #[cfg(target_arch = "x86_64")]
         {
             // SAFETY: the loads read entries p − s − 1 (≥ 0) to p + s + 2 (below both lengths,
             // asserted above).
-            unsafe { cheaper_sse(self, p, costs, here, penalty) }
+            unsafe { cheaper_sse(self, p, costs, offer) }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let length = [self.straight, self.diagonal];
-            self.offers(p, |i, q| here + (length[(i >> 2) as usize] + penalty) < costs[q])
+            self.offers(p, |i, q| offer[(i >> 2) as usize] < costs[q])
         }
     }
 }
@@ -46,23 +45,20 @@ impl Padded {
 /// `grid.penalty` and `costs` hold entries `p − s − 1 ..= p + s + 2` (`s` the stride).
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-unsafe fn cheaper_sse(grid: &Padded, p: usize, costs: &[f32], here: f32, penalty: f32) -> u32 {
+unsafe fn cheaper_sse(grid: &Padded, p: usize, costs: &[f32], [straight, diagonal]: [f32; 2]) -> u32 {
     use std::arch::x86_64::{
-        __m128, _mm_add_ps, _mm_and_ps, _mm_cmplt_ps, _mm_cmpord_ps, _mm_loadu_ps, _mm_movemask_ps,
-        _mm_set1_ps, _mm_setr_ps,
+        __m128, _mm_and_ps, _mm_cmplt_ps, _mm_cmpord_ps, _mm_loadu_ps, _mm_movemask_ps, _mm_set1_ps,
+        _mm_setr_ps,
     };
     let (s, pen) = (grid.stride, grid.penalty.as_ptr());
-    let (straight, diagonal) = (grid.straight, grid.diagonal);
     // SAFETY: SSE is part of x86_64; the caller promised the entries each row reads.
     unsafe {
-        let (here, penalty) = (_mm_set1_ps(here), _mm_set1_ps(penalty));
-        // For the row of neighbours from entry `at` (the column left of the cell), stepped
-        // into over `length`s: the bits of the lanes whose cost the offer lowers, and of
+        // For the row of neighbours from entry `at` (the column left of the cell), offered
+        // `offer` lane by lane: the bits of the lanes whose cost the offer lowers, and of
         // the open lanes.
-        let row = |at: usize, length: __m128| {
+        let row = |at: usize, offer: __m128| {
             let walls = _mm_loadu_ps(pen.add(at));
             let open = _mm_cmpord_ps(walls, walls);
-            let offer = _mm_add_ps(here, _mm_add_ps(length, penalty));
             let lower = _mm_cmplt_ps(offer, _mm_loadu_ps(costs.as_ptr().add(at)));
             (_mm_movemask_ps(_mm_and_ps(open, lower)) as u32, _mm_movemask_ps(open) as u32)
         };
@@ -117,8 +113,9 @@ mod tests {
             for i in 0..w * h {
                 let p = padded.pad(i);
                 let (here, penalty) = ([0.0, 2.0, 5.0][next() as usize % 3], padded.penalty[p]);
-                let want = padded.offers(p, |b, q| here + (length[(b >> 2) as usize] + penalty) < costs[q]);
-                assert_eq!(padded.cheaper(p, &costs, here, penalty), want, "case {case}, cell {i}");
+                let offer = length.map(|d| here + (d + penalty));
+                let want = padded.offers(p, |b, q| offer[(b >> 2) as usize] < costs[q]);
+                assert_eq!(padded.cheaper(p, &costs, offer), want, "case {case}, cell {i}");
             }
         }
     }

@@ -20,8 +20,8 @@ use crate::paths::{bucket, Padded, Ring};
 use super::{DONE, GOAL};
 
 /// Settles every cell `goals` reach on `grid`, writing each one's cost to the nearest goal
-/// into `costs` and its way into `ways` (padded cells; on entry `+∞` and
-/// [`UNREACHED`](super::UNREACHED) throughout), with buckets `1 / per_step` wide, and the
+/// into `costs` and its way into `ways` (padded cells; on entry `−∞` on walls, `+∞`
+/// elsewhere and [`UNREACHED`](super::UNREACHED) throughout), with buckets `1 / per_step` wide, and the
 /// [`DONE`] bit set on the way of every cell reached. `ring` and `taken` (a bucket taken
 /// from it) are scratch.
 pub(super) fn run(
@@ -85,6 +85,6 @@ fn choose(grid: &Padded, costs: &[f32], ways: &mut [u8], v: u32) -> Chosen {
     ways[v] = way | DONE;
     let (here, penalty) = (costs[v], grid.penalty[v]);
     let offer = [here + (grid.straight + penalty), here + (grid.diagonal + penalty)];
-    let offers = grid.cheaper(v, costs, here, penalty);
+    let offers = grid.cheaper(v, costs, offer);
     Chosen { cell: v, offer, offers }
 }
