@@ -25,8 +25,8 @@ mod ring;
 mod rows;
 
 use crate::space::{Grid, Space};
+pub(crate) use padded::Padded;
 use padded::OFFSETS;
-pub(crate) use padded::{Padded, SLACK};
 pub(crate) use queue::Queue;
 use queue::{key, key_cell, key_value};
 pub(crate) use ring::{bucket, threshold, Ring};

@@ -55,8 +55,8 @@ pub struct FlowField {
     /// Cells of the grid the field was computed on.
     cells: usize,
     /// Per padded cell, the cost of the cheapest route to a goal: `+∞` where none, `−∞` on
-    /// walls (so no offer lowers them; see `flow/frontier.rs`). The queue search keeps
-    /// [`SLACK`](crate::paths::SLACK) more, for its vector loads (`paths/rows.rs`).
+    /// walls (so no offer lowers them). One per entry of the padded
+    /// penalties, their slack included, for the queue search's row loads (`paths/rows.rs`).
     costs: Vec<f32>,
     /// Per padded cell, the way to its next step: the neighbour bit of
     /// [`Padded::steps`](crate::paths::Padded) from the next step to the cell, [`GOAL`] or
@@ -163,22 +163,21 @@ impl FlowField {
         let goals = goals.iter().map(|&g| self.padded.pad(g) as u32);
         let (per_step, scratch) = (1.0 / grid.cell_size(), &mut self.scratch);
         let buckets = (&mut scratch.ring, &mut scratch.taken);
+        // Walls cost −∞, so no offer lowers them; the rest +∞ until reached.
+        let wall = |&p: &f32| if p.is_nan() { f32::NEG_INFINITY } else { f32::INFINITY };
         self.costs.clear();
+        self.costs.extend(self.padded.penalty.iter().map(wall));
         self.ways.clear();
         self.ways.resize(self.padded.len(), UNREACHED);
+        let (padded, costs, ways) = (&self.padded, &mut self.costs, &mut self.ways);
         let light = (census.heavy as f32) < HEAVY_SHARE * census.open as f32;
         if by.unwrap_or(if light { By::Frontier } else { By::Queue }) == By::Frontier {
-            // Walls cost −∞, so no offer lowers them; the rest +∞ until reached.
-            let wall = |&p: &f32| if p.is_nan() { f32::NEG_INFINITY } else { f32::INFINITY };
-            self.costs.extend(self.padded.penalty[..self.padded.len()].iter().map(wall));
-            let (padded, costs, ways) = (&self.padded, &mut self.costs, &mut self.ways);
             // The ways serve as the search's marks, then are all written over: a mark is
             // left on reached cells only.
             frontier::run(padded, per_step, costs, &mut scratch.lists, buckets, ways, goals);
             ways::write(padded, costs, ways);
         } else {
-            self.costs.resize(self.padded.len() + crate::paths::SLACK, f32::INFINITY);
-            queue::run(&self.padded, per_step, (&mut self.costs, &mut self.ways), buckets, goals);
+            queue::run(padded, per_step, (costs, ways), buckets, goals);
         }
         Ok(())
     }

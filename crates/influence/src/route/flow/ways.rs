@@ -63,7 +63,7 @@ const BLOCK: usize = 64;
 #[inline(always)]
 fn every_row(grid: &Padded, costs: &[f32], ways: &mut [u8]) {
     let (s, w) = (grid.stride, grid.stride - 2);
-    let height = costs.len() / s;
+    let height = grid.len() / s;
     for y in 1..height - 1 {
         let ([cu, cm, cd], [pu, pm, pd]) = (rows(costs, y, s), rows(&grid.penalty, y, s));
         let out = &mut ways[y * s + 1..][..w];
