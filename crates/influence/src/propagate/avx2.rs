@@ -643,11 +643,12 @@ unsafe fn narrow<R: Rule, const EIGHT: bool>(rows: Rows, out: &mut [f32], k: Lan
 /// Two output rows of clean values ([`pair`]). With `READ`, the boundary above the first
 /// row comes from `ring` (the pair above wrote it); with `WRITE`, the one below the second
 /// goes there. The row's last chunk, which may overlap the one before, takes its boundary
-/// above from `last_above`, read before any chunk writes the ring. With `SAVE`, the two rows written are the two middle rows read (a step in place): the
-/// second's old values are copied to `save` as they are read, and each chunk's results
-/// wait until the next chunk has read its cells, so that no chunk reads a cell already
-/// written. Only with `HINTED` are the hints (`ahead`, `stream`)
-/// looked at, so that the pairs of a fused pass's middle steps test nothing for them.
+/// above from `last_above`, read before any chunk writes the ring. With `SAVE`, the two
+/// rows written are the two middle rows read (a step in place): the second's old values
+/// are copied to `save` as they are read, and each chunk's results wait until the next
+/// chunk has read its cells, so that no chunk reads a cell already written. Only with
+/// `HINTED` are the hints (`ahead`, `stream`) looked at, so that the pairs of a fused
+/// pass's middle steps test nothing for them.
 struct Pair<R, const EIGHT: bool, const READ: bool, const WRITE: bool, const SAVE: bool, const HINTED: bool> {
     rows: Rows,
     out: [*mut f32; 2],
