@@ -243,17 +243,24 @@ fn fill<const EIGHT: bool>(grid: &Grid, y: usize, out: &mut [u32]) {
 }
 
 /// Writes a row of wall data's bytes into `out`: 0xFF for each set bit of `bits` (word `i`
-/// holding cells `64 i ..`) among the row's `w` cells, 0 elsewhere and in the pads.
+/// holding cells `64 i ..`) among the row's `w` cells, 0 elsewhere and in the pads. Each
+/// word of bits is asked for once (a fused pass makes every row's wall data, and asking
+/// for each byte's word made a tenth of 16 fused steps' time at 4096²).
 fn spread(out: &mut [u32], w: usize, bits: impl Fn(usize) -> u64) {
-    out.fill(0);
-    for x in (0..w).step_by(8) {
-        // Cells x .. x + 8, those past the row cleared.
-        let byte = (bits(x / 64) >> (x % 64)) as u8 & (u8::MAX >> 8usize.saturating_sub(w - x));
-        // Bytes PAD + x .. + 8: words (PAD + x) / 4 and the next (PAD and x multiples of 8).
-        let bytes = SPREAD[usize::from(byte)];
-        let i = (PAD + x) / 4;
-        out[i] = bytes as u32;
-        out[i + 1] = (bytes >> 32) as u32;
+    // Cells x .. x + 8 are bytes PAD + x .. + 8: words (PAD + x) / 4 and the next.
+    let (head, rest) = out.split_at_mut(PAD / 4);
+    let (cells, tail) = rest.split_at_mut(2 * w.div_ceil(8));
+    head.fill(0);
+    tail.fill(0);
+    for (i, words) in cells.chunks_mut(16).enumerate() {
+        // Cells 64 i .. 64 i + 64, those past the row cleared.
+        let past = (64 * (i + 1)).saturating_sub(w);
+        let word = bits(i) & u64::MAX >> past;
+        for (j, pair) in words.chunks_exact_mut(2).enumerate() {
+            let bytes = SPREAD[usize::from((word >> (8 * j)) as u8)];
+            pair[0] = bytes as u32;
+            pair[1] = (bytes >> 32) as u32;
+        }
     }
 }
 
