@@ -28,7 +28,7 @@ use std::ops::Range;
 
 use super::diffuse::{Diffusion, Rule};
 use super::seed::Seed;
-use crate::space::Grid;
+use crate::space::{Grid, WallsTag};
 
 /// A row function and the form of wall data it reads, so that one pipeline serves every
 /// instruction set. Each keeps, per row in flight, `mask_len(width)` words made from the
@@ -317,8 +317,8 @@ pub(super) struct Kept {
     /// What the data was made for: the kernel's layout, the grid's width and height, and the
     /// first and end row of the data.
     pub(super) key: Option<[usize; 5]>,
-    /// The grid's free-cell bits the data was made from: its rows and the row below.
-    pub(super) free: Vec<u64>,
+    /// The walls the data was made from.
+    pub(super) walls: Option<WallsTag>,
     /// `mask_len(width)` words per row.
     pub(super) data: Vec<u32>,
     /// A row of zeros and a row of blocked cells' wall data, for the rows beyond the grid.
@@ -332,8 +332,7 @@ impl KeptWalls {
         self.slots
             .iter()
             .map(|s| {
-                (s.free.capacity() * std::mem::size_of::<u64>())
-                    + (s.data.capacity() + s.none.capacity()) * std::mem::size_of::<u32>()
+                (s.data.capacity() + s.none.capacity()) * std::mem::size_of::<u32>()
                     + s.zeros.capacity() * std::mem::size_of::<f32>()
             })
             .sum()

@@ -1,6 +1,8 @@
 //! The 2D grid: `width × height` cells, row-major, square cells of `cell_size` world units
 //! with the corner of cell (0, 0) at the world `origin`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use glam::{Vec2, Vec3};
 
 use super::Space;
@@ -136,7 +138,7 @@ impl From<Cell> for [usize; 2] {
 /// assert_eq!(grid.center(Cell::new(0, 0)), Vec2::splat(1.28));
 /// # Ok::<(), influence::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug)]
 pub struct Grid {
     width: usize,
     height: usize,
@@ -146,6 +148,48 @@ pub struct Grid {
     blocked: Vec<bool>,
     /// The walkable cells again, a bit each, rows padded to whole words (`Grid::free_bits`).
     free: Vec<u64>,
+    /// Names these walls ([`Grid::walls_tag`]).
+    tag: WallsTag,
+}
+
+/// A name for a grid's walls: two grids with the same tag have the same walls, so what
+/// was made from one grid's walls serves the other without comparing them (a step's kept
+/// wall data). A grid made or cloned takes a tag no other has had; each change of a cell
+/// counts one more edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WallsTag {
+    grid: u64,
+    edits: u64,
+}
+
+impl WallsTag {
+    /// A tag no grid has had.
+    fn fresh() -> Self {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        Self { grid: NEXT.fetch_add(1, Ordering::Relaxed), edits: 0 }
+    }
+}
+
+impl Clone for Grid {
+    fn clone(&self) -> Self {
+        Self {
+            blocked: self.blocked.clone(),
+            free: self.free.clone(),
+            // The clone's walls change apart from these.
+            tag: WallsTag::fresh(),
+            ..*self
+        }
+    }
+}
+
+/// Grids are equal when their sizes, placement, connectivity and walls are; their tags
+/// may differ.
+impl PartialEq for Grid {
+    fn eq(&self, other: &Self) -> bool {
+        let Self { width, height, cell_size, origin, connectivity, blocked, free: _, tag: _ } = self;
+        (*width, *height, *cell_size, *origin, *connectivity, blocked)
+            == (other.width, other.height, other.cell_size, other.origin, other.connectivity, &other.blocked)
+    }
 }
 
 impl Grid {
@@ -175,6 +219,7 @@ impl Grid {
                     u64::MAX >> 64usize.saturating_sub(left)
                 })
                 .collect(),
+            tag: WallsTag::fresh(),
         })
     }
 
@@ -281,6 +326,7 @@ impl Grid {
     /// Blocks or frees cell `i`, in both forms.
     fn set(&mut self, i: usize, blocked: bool) {
         self.blocked[i] = blocked;
+        self.tag.edits += 1;
         let (x, y) = (i % self.width, i / self.width);
         let word = &mut self.free[y * self.width.div_ceil(64) + x / 64];
         *word = (*word & !(1 << (x % 64))) | (u64::from(!blocked) << (x % 64));
@@ -449,11 +495,9 @@ impl Grid {
         self.free.get(y.saturating_mul(words)..).and_then(|f| f.get(..words)).unwrap_or(&[])
     }
 
-    /// The free-cell bits ([`free_bits`](Self::free_bits)) of `rows`, one row after another.
-    #[inline]
-    pub(crate) fn free_rows(&self, rows: std::ops::Range<usize>) -> &[u64] {
-        let words = self.width.div_ceil(64);
-        &self.free[rows.start * words..rows.end * words]
+    /// The name of this grid's walls as they are now ([`WallsTag`]).
+    pub(crate) fn walls_tag(&self) -> WallsTag {
+        self.tag
     }
 
     /// Bytes this grid holds on the heap: per cell of capacity one `bool` (the blocked
@@ -531,6 +575,23 @@ mod tests {
         assert_eq!(tie.nearest_walkable(tie.center(Cell::new(1, 0))), Some(Cell::new(3, 0)));
         assert_eq!(Grid::from_rows(&["@@"]).unwrap().nearest_walkable(Vec2::ZERO), None);
         assert_eq!(grid.nearest_walkable(Vec2::NAN), None);
+    }
+
+    /// Grids share a walls tag only while their walls are the same: a clone edited one way
+    /// and its original edited another, the same number of times, have different tags; a
+    /// clone is still equal to its original, tag aside.
+    #[test]
+    fn walls_tags_part_with_the_walls() {
+        let mut a = Grid::new(8, 8).unwrap();
+        let mut b = a.clone();
+        assert_eq!(a, b);
+        let before = a.walls_tag();
+        a.set_blocked(Cell::new(1, 1), true).unwrap();
+        b.set_blocked(Cell::new(2, 2), true).unwrap();
+        assert_ne!(a, b);
+        assert_ne!(a.walls_tag(), b.walls_tag());
+        assert_ne!(a.walls_tag(), before);
+        assert_eq!(a.walls_tag(), a.walls_tag());
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod movingai;
 
 pub use derived::{DerivedGraph, Reduce};
 pub use graph::{Graph, MAX_ARCS, MAX_NODES};
+pub(crate) use grid::WallsTag;
 pub use grid::{Cell, Connectivity, Grid, MAX_CELLS};
 
 use glam::Vec3;
