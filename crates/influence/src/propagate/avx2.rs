@@ -88,8 +88,8 @@ fn row_bytes(width: usize) -> usize {
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
     #[inline(always)]
-    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs {
-        Coefs::new::<R>(grid, d)
+    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
+        Coefs::new::<R>(grid, d, clean)
     }
 
     /// The free cells' bytes, then with 8 neighbours the open squares' (see [`fill`]).
@@ -1111,7 +1111,7 @@ mod tests {
                     .collect();
                 let want: Vec<u32> = generic_step(&grid, &values, d).iter().map(|x| x.to_bits()).collect();
                 for told in [clean, false] {
-                    let k = Coefs { clean: told, ..Coefs::new::<R>(&grid, d) };
+                    let k = Coefs::new::<R>(&grid, d, told);
                     for way in [Way::Rows, Way::Pairs, Way::Carried, Way::Streamed, Way::Band, Way::Bands] {
                         let got: Vec<u32> =
                             step::<R, EIGHT>(&grid, &values, &k, way).iter().map(|x| x.to_bits()).collect();

@@ -215,8 +215,8 @@ fn floors<R: Rule>(k: &Coefs) -> bool {
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
     #[inline(always)]
-    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs {
-        Coefs::new::<R>(grid, d)
+    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
+        Coefs::new::<R>(grid, d, clean)
     }
 
     /// The free cells' bit row, then with 8 neighbours the open squares' (see [`fill`]).
@@ -881,7 +881,7 @@ mod tests {
                     .collect()
             })
             .collect();
-        let k = Coefs::new::<R>(&grid, d);
+        let k = Coefs::new::<R>(&grid, d, false);
         let portable = Portable::<R, EIGHT>::new();
         let mut lanes = vec![vec![0; w]; 3];
         for (y, lanes) in lanes.iter_mut().enumerate() {
@@ -986,7 +986,7 @@ mod tests {
                 .collect();
             let v = [values[0].values(), values[1].values(), values[2].values(), values[3].values()];
             let d = Diffusion::new(0.3, 0.5).unwrap();
-            let k = Coefs::new::<Exp>(&grid, &d);
+            let k = Coefs::new::<Exp>(&grid, &d, false);
             // A diagonal factor above the straight one: no `Diffusion` makes it, and the
             // spans do not hold for it.
             let k = if swapped { Coefs { straight: k.diagonal, diagonal: k.straight, ..k } } else { k };
@@ -1059,7 +1059,7 @@ mod tests {
                 let free = !grid.is_blocked(Cell::new(i % w, i / w));
                 *v = if free { (next() % 1000) as f32 / 100.0 } else { 0.0 };
             }
-            let k = Coefs { clean: true, ..Coefs::new::<Exp>(&grid, &Diffusion::new(0.3, 0.5).unwrap()) };
+            let k = Coefs::new::<Exp>(&grid, &Diffusion::new(0.3, 0.5).unwrap(), true);
             let swapped = Coefs { straight: k.diagonal, diagonal: k.straight, ..k };
             assert!(k.spans_hold::<Exp>() && !swapped.spans_hold::<Exp>());
             let (portable, fast) = (Portable::<Exp, true>::new(), Avx512::<Exp, true>::new().unwrap());

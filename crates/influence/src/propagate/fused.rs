@@ -36,7 +36,7 @@ use crate::space::{Grid, WallsTag};
 /// grid. A kernel that needs CPU features is a value only when the CPU has them.
 pub(super) trait RowKernel: Copy {
     /// The per-step constants.
-    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs;
+    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs;
     /// Words of wall data per row.
     fn mask_len(&self, width: usize) -> usize;
     /// Which form of wall data `fill` writes, if it is compact enough (a few bits a cell) to
@@ -163,13 +163,14 @@ pub(super) struct Coefs {
 }
 
 impl Coefs {
-    pub(super) fn new<R: Rule>(grid: &Grid, d: &Diffusion) -> Self {
+    /// The constants of a step of `d` on `grid` by rule `R`, the values `clean` or not.
+    pub(super) fn new<R: Rule>(grid: &Grid, d: &Diffusion, clean: bool) -> Self {
         Self {
             straight: R::coef(d.decay(), grid.cell_size()),
             diagonal: R::coef(d.decay(), grid.cell_size() * std::f32::consts::SQRT_2),
             momentum: d.momentum(),
             threshold: d.threshold(),
-            clean: false,
+            clean,
         }
     }
 
@@ -424,7 +425,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     let (w, h) = (grid.width(), grid.height());
     assert!((1..=MAX_FUSED).contains(&steps), "1 to {MAX_FUSED} steps per pass");
     debug_assert!(rows.end <= h && out.len() == rows.len() * w);
-    let k = &Coefs { clean, ..kernel.coefs(grid, diffusion) };
+    let k = &kernel.coefs(grid, diffusion, clean);
     // Whether this pass's output goes past the caches (the intermediate rings never do).
     let stream = input.len() >= STREAM_CELLS;
     let len = kernel.mask_len(w);

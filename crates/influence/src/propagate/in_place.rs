@@ -30,7 +30,7 @@
 use std::ops::Range;
 
 use super::diffuse::Diffusion;
-use super::fused::{prefetched, zeros_like, Carry, Coefs, Hints, RowKernel, Saved, Scratch, AHEAD};
+use super::fused::{prefetched, zeros_like, Carry, Hints, RowKernel, Saved, Scratch, AHEAD};
 use crate::space::Grid;
 
 impl Scratch {
@@ -58,7 +58,7 @@ pub(super) struct InPlace<'a> {
     pub diffusion: &'a Diffusion,
     /// The band's rows.
     pub rows: Range<usize>,
-    /// Every value of the map is finite and at least +0 (see [`Coefs::clean`]).
+    /// Every value of the map is finite and at least +0 (see [`Coefs::clean`](super::fused::Coefs::clean)).
     pub clean: bool,
 }
 
@@ -74,7 +74,7 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
     let (w, h) = (grid.width(), grid.height());
     assert!(rows.end <= h && band.len() == rows.len() * w && scratch.halo.len() == 2 * w, "a band's rows");
     let layout = kernel.layout().expect("compact wall data");
-    let k = &Coefs { clean, ..kernel.coefs(grid, diffusion) };
+    let k = &kernel.coefs(grid, diffusion, clean);
     let Scratch { values, kept, halo, .. } = scratch;
     // Wall data of the rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);

@@ -35,8 +35,8 @@ impl<R, const EIGHT: bool> Portable<R, EIGHT> {
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
     #[inline(always)]
-    fn coefs(&self, grid: &Grid, d: &Diffusion) -> Coefs {
-        Coefs::new::<R>(grid, d)
+    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
+        Coefs::new::<R>(grid, d, clean)
     }
     #[inline(always)]
     fn mask_len(&self, width: usize) -> usize {
@@ -132,7 +132,7 @@ mod tests {
     fn rows(grid: &Grid, prev: &[f32], d: &Diffusion) -> Vec<f32> {
         fn run<R: Rule, const EIGHT: bool>(grid: &Grid, prev: &[f32], d: &Diffusion) -> Vec<f32> {
             let (w, h) = (grid.width(), grid.height());
-            let k = Coefs::new::<R>(grid, d);
+            let k = Coefs::new::<R>(grid, d, false);
             let masks: Vec<u32> = grid.blocked().iter().map(|&b| mask(b)).collect();
             let (zeros, none) = (vec![0.0; w], vec![0; w]);
             let mut next = vec![9.0; grid.len()];

@@ -15,7 +15,7 @@
 
 use std::ops::Range;
 
-use super::fused::{Band, Coefs, KeptWalls, Pass, RowKernel};
+use super::fused::{Band, KeptWalls, Pass, RowKernel};
 use crate::space::Grid;
 
 /// Maps of more cells than this (a 4 MiB layer) step through the pipeline: beyond the
@@ -76,7 +76,7 @@ pub(super) fn single<K: RowKernel>(
         return false;
     }
     let (w, h) = (grid.width(), grid.height());
-    let k = &Coefs { clean, ..kernel.coefs(grid, diffusion) };
+    let k = &kernel.coefs(grid, diffusion, clean);
     // Wall data of the output rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
     let (walls, zeros, none) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
