@@ -922,7 +922,7 @@ unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out:
 /// (rows up to [`RING`] cells; wider ones compute it again). The band's rows are checked
 /// once and each pair's found by adding to pointers, where cutting and checking them for
 /// each pair ([`Band::around`], [`Rows::two`]) took a sixth of a 256-cell pair's time.
-/// With `AHEAD`, each pair prefetches the input's rows [`AHEAD`](super::fused::AHEAD)
+/// With `PREFETCH`, each pair prefetches the input's rows [`AHEAD`](super::fused::AHEAD)
 /// below its first. Returns the first row not written: the band's end, or its last row
 /// where the band has an odd number of rows.
 ///
@@ -932,7 +932,7 @@ unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out:
 /// # Panics
 /// If the band's rows or wall data are not the grid's, or `out` not its rows.
 #[inline(always)]
-unsafe fn pairs<R: Rule, const EIGHT: bool, const AHEAD: bool>(
+unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
     b: &Band<'_>,
     out: &mut [f32],
     k: Lanes,
@@ -966,7 +966,8 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const AHEAD: bool>(
         };
         let dst = out[(y - start) * w..].as_mut_ptr();
         let dst = [dst, dst.wrapping_add(w)];
-        let ahead = if AHEAD && y + fused::AHEAD < h { values(y + fused::AHEAD) } else { std::ptr::null() };
+        let ahead =
+            if PREFETCH && y + fused::AHEAD < h { values(y + fused::AHEAD) } else { std::ptr::null() };
         let extra = Extra { hints: Hints { ahead, stream: false }, ..Extra::none() };
         // SAFETY: the caller promised the CPU, the values and the spans; every row is `w`
         // cells of the input, of zeros or of `out` (whose rows are apart from the others),
@@ -974,11 +975,11 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const AHEAD: bool>(
         // read only where the pair above wrote it.
         unsafe {
             if ring.is_null() {
-                Pair::<R, EIGHT, false, false, false, AHEAD>::run(rows, dst, ring, extra, k);
+                Pair::<R, EIGHT, false, false, false, PREFETCH>::run(rows, dst, ring, extra, k);
             } else if y > start {
-                Pair::<R, EIGHT, true, true, false, AHEAD>::run(rows, dst, ring, extra, k);
+                Pair::<R, EIGHT, true, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
             } else {
-                Pair::<R, EIGHT, false, true, false, AHEAD>::run(rows, dst, ring, extra, k);
+                Pair::<R, EIGHT, false, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
             }
         }
         (above, above_data) = (two, d2);
@@ -1012,6 +1013,9 @@ mod tests {
         /// Bands of a few rows, starting and ending at odd and even rows, each with wall
         /// data from the row above it, as threads are given.
         Bands,
+        /// A band's pairs prefetching rows ahead, as on maps larger than these (clean
+        /// values; else as `Band`).
+        Prefetched,
     }
 
     /// A step of `values` on `grid` with the AVX2 kernel, asked `way`.
@@ -1028,6 +1032,16 @@ mod tests {
             };
             match way {
                 Way::Band => kernel.band(band, out, k),
+                Way::Prefetched if Avx2::<R, EIGHT>::clean(k) && w >= 8 => {
+                    // SAFETY: the kernel exists, so the CPU has AVX2; the values are clean
+                    // and the spans hold (checked above).
+                    let y = unsafe { pairs::<R, EIGHT, true>(band, out, Lanes::new(k)) };
+                    if y < h {
+                        let (v, m, _) = band.around(y);
+                        kernel.row(v, m, &mut out[y * w..], k, hints);
+                    }
+                }
+                Way::Prefetched => kernel.band(band, out, k),
                 Way::Bands => {
                     let mut cuts = [0, 1, 2, 5, h / 2, h.saturating_sub(1), h].map(|c| c.min(h)).to_vec();
                     cuts.sort_unstable();
@@ -1112,7 +1126,15 @@ mod tests {
                 let want: Vec<u32> = generic_step(&grid, &values, d).iter().map(|x| x.to_bits()).collect();
                 for told in [clean, false] {
                     let k = Coefs::new::<R>(&grid, d, told);
-                    for way in [Way::Rows, Way::Pairs, Way::Carried, Way::Streamed, Way::Band, Way::Bands] {
+                    for way in [
+                        Way::Rows,
+                        Way::Pairs,
+                        Way::Carried,
+                        Way::Streamed,
+                        Way::Band,
+                        Way::Bands,
+                        Way::Prefetched,
+                    ] {
                         let got: Vec<u32> =
                             step::<R, EIGHT>(&grid, &values, &k, way).iter().map(|x| x.to_bits()).collect();
                         assert_eq!(
