@@ -315,11 +315,9 @@ pub(super) struct KeptWalls {
 /// One slot of [`KeptWalls`].
 #[derive(Debug, Clone, Default)]
 pub(super) struct Kept {
-    /// What the data was made for: the kernel's layout, the grid's width and height, and the
-    /// first and end row of the data.
-    pub(super) key: Option<[usize; 5]>,
-    /// The walls the data was made from.
-    pub(super) walls: Option<WallsTag>,
+    /// What the data was made for: the kernel's layout, the first and end row of the data,
+    /// and the walls (which name the grid's size too).
+    pub(super) key: Option<([usize; 3], WallsTag)>,
     /// `mask_len(width)` words per row.
     pub(super) data: Vec<u32>,
     /// A row of zeros and a row of blocked cells' wall data, for the rows beyond the grid.

@@ -58,7 +58,8 @@ pub(super) struct InPlace<'a> {
     pub diffusion: &'a Diffusion,
     /// The band's rows.
     pub rows: Range<usize>,
-    /// Every value of the map is finite and at least +0 (see [`Coefs::clean`](super::fused::Coefs::clean)).
+    /// Every value of the map is finite and at least +0 (see
+    /// [`Coefs::clean`](super::fused::Coefs::clean)).
     pub clean: bool,
 }
 

@@ -7,11 +7,11 @@
 //! wall data is compact (a few bits a cell, [`RowKernel::layout`]) make it once for the rows
 //! of a band and keep it ([`KeptWalls`]) with the tag of the walls it was made from
 //! ([`Grid::walls_tag`]), and make it again only when the grid's tag differs (its walls
-//! changed, or it is another grid), or when the kernel, the grid's size or the band
-//! changed. Comparing the grid's free-cell bits instead (an eighth of a byte a cell) took
-//! 2–3 % of an 8-neighbour step at 1024². The rows are handed to the kernel as one [`Band`]: the AVX-512 kernel runs them
-//! in one function of its own ([`RowKernel::band`]), its row inlined, where a call per row
-//! cost about a tenth of a 256-cell row's time.
+//! changed, or it is another grid), or when the kernel or the band changed. Comparing the
+//! grid's free-cell bits instead (an eighth of a byte a cell) took 2–3 % of an 8-neighbour
+//! step at 1024². The rows are handed to the kernel as one [`Band`], which the AVX-512 and
+//! AVX2 kernels each run in one function of their own ([`RowKernel::band`]), a row or pair
+//! inlined: a call per row cost about a tenth of a 256-cell row's time.
 
 use std::ops::Range;
 
@@ -34,17 +34,16 @@ impl KeptWalls {
         grid: &Grid,
         rows: Range<usize>,
     ) -> (&[u32], &[f32], &[u32]) {
-        let (w, h) = (grid.width(), grid.height());
-        let key = Some([layout, w, h, rows.start, rows.end]);
-        let walls = Some(grid.walls_tag());
+        let w = grid.width();
+        // The tag names the grid's walls, and with them its size.
+        let key = Some(([layout, rows.start, rows.end], grid.walls_tag()));
         let i = self.slots.iter().position(|s| s.key == key).unwrap_or_else(|| {
             self.next ^= 1;
             self.next ^ 1
         });
         let slot = &mut self.slots[i];
-        if slot.key != key || slot.walls != walls {
+        if slot.key != key {
             let len = kernel.mask_len(w);
-            slot.walls = walls;
             slot.data.clear();
             slot.data.resize(rows.len() * len, 0);
             for (y, out) in rows.clone().zip(slot.data.chunks_exact_mut(len)) {
