@@ -181,6 +181,7 @@ unsafe fn add_rows(adder: Avx2, grid: &Grid, values: &mut [f32], placed: Placed<
 
 impl Adder for Avx2 {
     const LANES: usize = 8;
+    const FROM_EDGE: bool = false;
     const PREFETCH: bool = true;
     type Strength = __m256;
 

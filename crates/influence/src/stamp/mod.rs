@@ -230,6 +230,9 @@ const SEEN: usize = 16;
 struct Kernel {
     rows: Vec<KernelRow>,
     factors: Vec<f32>,
+    /// The factors as the vector adders read them, for kernels up to 49 columns wide.
+    #[cfg(target_arch = "x86_64")]
+    square: Option<kernel_rows::Square>,
 }
 
 #[derive(Debug)]
@@ -559,18 +562,25 @@ impl Stamper {
             Some(&i) => i,
             None if self.kernels.len() >= MAX_KERNELS => return None,
             None => {
-                let mut kernel = Kernel { rows: Vec::new(), factors: Vec::new() };
+                let (mut rows, mut factors) = (Vec::new(), Vec::new());
                 let (mut row, (fx, fy)) = (Vec::new(), at.offset);
                 for dy in -reach..=reach {
                     let dy_cells = dy as f32 - fy;
                     if let Some(dx0) =
                         footprint_row(source, grid.cell_size(), -reach, reach, fx, dy_cells, &mut row)
                     {
-                        kernel.rows.push(KernelRow { dy, dx0, start: kernel.factors.len(), len: row.len() });
-                        kernel.factors.extend_from_slice(&row);
+                        rows.push(KernelRow { dy, dx0, start: factors.len(), len: row.len() });
+                        factors.extend_from_slice(&row);
                     }
                 }
-                self.kernels.push(kernel);
+                #[cfg(target_arch = "x86_64")]
+                let square = kernel_rows::Square::new(&rows, &factors, reach);
+                self.kernels.push(Kernel {
+                    rows,
+                    factors,
+                    #[cfg(target_arch = "x86_64")]
+                    square,
+                });
                 self.index.insert(key.clone(), self.kernels.len() - 1);
                 self.kernels.len() - 1
             }

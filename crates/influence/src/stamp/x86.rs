@@ -395,6 +395,7 @@ unsafe fn add_rows(adder: Avx512, grid: &Grid, values: &mut [f32], placed: Place
 
 impl Adder for Avx512 {
     const LANES: usize = 16;
+    const FROM_EDGE: bool = true;
     const PREFETCH: bool = false;
     type Strength = __m512;
 
