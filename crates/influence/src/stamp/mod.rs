@@ -230,7 +230,8 @@ const SEEN: usize = 16;
 struct Kernel {
     rows: Vec<KernelRow>,
     factors: Vec<f32>,
-    /// The factors as the vector adders read them, for kernels up to 49 columns wide.
+    /// The factors as the vector adders read them inside the grid ([`kernel_rows::Square`]),
+    /// for kernels up to 63 columns wide.
     #[cfg(target_arch = "x86_64")]
     square: Option<kernel_rows::Square>,
 }
