@@ -39,6 +39,20 @@ impl Metric {
 }
 
 impl Metric {
+    /// Whether [`half_width`](Self::half_width) is a number (the row is within reach),
+    /// without computing it: for Euclidean distance, whether the square root's argument is
+    /// at least 0 (the root of −0 is −0, a number; of a negative or NaN, NaN).
+    #[inline]
+    pub(crate) fn reaches(self, reach: f32, dy: f32) -> bool {
+        match self {
+            Self::Euclidean => {
+                let ay = dy.abs();
+                reach * reach - ay * ay >= 0.0
+            }
+            _ => self.half_width(reach, dy) >= 0.0,
+        }
+    }
+
     /// Half the width, in cells, of the row `dy` cells from the source within `reach` cells:
     /// `|dx| <= half_width` ⇔ `length(dx, dy) <= reach`, up to rounding. NaN when the row
     /// is out of reach. (For `Path`, the octile answer.)

@@ -233,7 +233,7 @@ unsafe fn direct<M: Lanes, const LINEAR: bool, const SET: bool>(
         _mm_prefetch::<_MM_HINT_T0>(first.wrapping_add(8 * chunks - 1).cast());
     }
     for dy in rows(f) {
-        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
+        let Some(row) = covered_row::<M>(f, dy) else { continue };
         let y = f.cy + dy;
         let (free, row) = (grid.free_bits(y as usize), _mm256_set1_ps(row));
         // The walkable cells of the first 64 columns, a bit each.

@@ -180,7 +180,7 @@ pub(super) fn direct_rows<M: Straight, W: Combine>(
     let Frame { radius, cell_size, strength: s, cx, cy, width, span, .. } = *f;
     let value = |c: f32, d: f32| W::combine(c, s * factor(d));
     for dy in rows(f) {
-        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
+        let Some(row) = covered_row::<M>(f, dy) else { continue };
         let start = ((cy + dy) * width + cx + span.0) as usize;
         let cells = start..start + cols.len();
         let (values, blocked) = (&mut values[cells.clone()], &blocked[cells]);
@@ -208,25 +208,28 @@ pub(super) fn rows(f: &Frame) -> std::ops::RangeInclusive<isize> {
 }
 
 /// Whether direct evaluation covers row `dy` of [`rows`] (where `footprint_row` does: see
-/// [`direct_rows`]): if so, the row's metric term and the estimate of its half-width in
-/// cells (the columns within the radius lie around `fx`, within about that distance).
+/// [`direct_rows`]): if so, the row's metric term.
+///
+/// A row is covered when the metric's half-width estimate for it is a number and, for a
+/// source beside the grid, the columns it bounds meet the grid's. With the source's own
+/// column in the grid (nearly always) only the first test counts, and it is made without
+/// the estimate's square root ([`Metric::reaches`](crate::source::Metric::reaches)): one
+/// fewer trip through the divider a row, which the rows' own roots and quotients keep busy.
 #[inline(always)]
-pub(super) fn covered_row<M: Straight>(f: &Frame, dy: isize) -> Option<(f32, f32)> {
+pub(super) fn covered_row<M: Straight>(f: &Frame, dy: isize) -> Option<f32> {
     let Frame { reach_cells, fx, fy, dx_lo, dx_hi, .. } = *f;
     let dy_cells = dy as f32 - fy;
-    let half = M::METRIC.half_width(reach_cells, dy_cells);
-    if half.is_nan() {
-        return None;
+    if (dx_lo..=dx_hi).contains(&0) {
+        return M::METRIC.reaches(reach_cells, dy_cells).then(|| M::term(dy_cells));
     }
+    let half = M::METRIC.half_width(reach_cells, dy_cells);
     // The estimate always holds the source's own column; only a source beside the grid
     // can have it miss the grid.
-    if !(dx_lo..=dx_hi).contains(&0) {
-        let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
-        if bound(fx - half - 2.0).max(dx_lo) > bound(fx + half + 2.0).min(dx_hi) {
-            return None;
-        }
+    let bound = |v: f32| v.clamp(dx_lo as f32 - 1.0, dx_hi as f32 + 1.0) as isize;
+    if half.is_nan() || bound(fx - half - 2.0).max(dx_lo) > bound(fx + half + 2.0).min(dx_hi) {
+        return None;
     }
-    Some((M::term(dy_cells), half))
+    Some(M::term(dy_cells))
 }
 
 /// Whether any of `blocked` is: a chunk's flags at a time, as one 32-bit load each.

@@ -197,7 +197,7 @@ fn direct<M: Lanes, const LINEAR: bool, const SET: bool>(grid: &Grid, values: &m
     let (first, second) = (chunk(0), chunk(1.min(chunks - 1)));
     let x0 = f.cx + f.dx_lo;
     for dy in rows(f) {
-        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
+        let Some(row) = covered_row::<M>(f, dy) else { continue };
         let y = f.cy + dy;
         let (free, row) = (grid.free_bits(y as usize), _mm512_set1_ps(row));
         // The walkable cells of the first 64 columns, a bit each.
@@ -299,7 +299,7 @@ fn fitted<M: Lanes, const LINEAR: bool, const SET: bool>(
     // Two vectors of keys hold footprints up to 32 columns wide; four, the others.
     let wide = chunks > 2;
     for dy in rows(f) {
-        let Some((row, _)) = covered_row::<M>(f, dy) else { continue };
+        let Some(row) = covered_row::<M>(f, dy) else { continue };
         let row = _mm512_set1_ps(row);
         let keys = |k: usize| {
             // SAFETY: k < 4, so 16·k + 16 ≤ FITTED + 16: inside `terms`.
