@@ -51,7 +51,7 @@ use std::arch::x86_64::{
 };
 use std::marker::PhantomData;
 
-use super::diffuse::{Diffusion, Rule};
+use super::diffuse::Rule;
 use super::fused::{self, prefetched, saved_pair, two_rows, Band, Carry, Coefs, Hints, RowKernel, Saved};
 use crate::space::Grid;
 
@@ -87,10 +87,7 @@ fn row_bytes(width: usize) -> usize {
 }
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
-    #[inline(always)]
-    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
-        Coefs::new::<R>(grid, d, clean)
-    }
+    type Rule = R;
 
     /// The free cells' bytes, then with 8 neighbours the open squares' (see [`fill`]).
     #[inline(always)]
@@ -993,7 +990,7 @@ const RING: usize = 2048;
 
 #[cfg(test)]
 mod tests {
-    use super::super::diffuse::{generic_step, Exp, Lin};
+    use super::super::diffuse::{generic_step, Diffusion, Exp, Lin};
     use super::super::fused::whole_band;
     use super::*;
     use crate::space::{Connectivity, Space};

@@ -73,7 +73,7 @@ use std::arch::x86_64::{
 };
 use std::marker::PhantomData;
 
-use super::diffuse::{Diffusion, Rule};
+use super::diffuse::Rule;
 use super::fused::{
     prefetched, saved_pair, two_rows, Band, Carry, Coefs, Hints, RowKernel, Saved, STREAM_CELLS,
 };
@@ -214,10 +214,7 @@ fn floors<R: Rule>(k: &Coefs) -> bool {
 }
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
-    #[inline(always)]
-    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
-        Coefs::new::<R>(grid, d, clean)
-    }
+    type Rule = R;
 
     /// The free cells' bit row, then with 8 neighbours the open squares' (see [`fill`]).
     #[inline(always)]
@@ -849,7 +846,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
 
 #[cfg(test)]
 mod tests {
-    use super::super::diffuse::{DecayKind, Exp, Lin};
+    use super::super::diffuse::{DecayKind, Diffusion, Exp, Lin};
     use super::super::fused::whole_band;
     use super::super::portable::Portable;
     use super::*;

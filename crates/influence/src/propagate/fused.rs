@@ -35,8 +35,13 @@ use crate::space::{Grid, WallsTag};
 /// row's walls by `fill`; a row of zero words stands for blocked cells beyond the
 /// grid. A kernel that needs CPU features is a value only when the CPU has them.
 pub(super) trait RowKernel: Copy {
-    /// The per-step constants.
-    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs;
+    /// The decay kind the kernel steps by.
+    type Rule: Rule;
+    /// The per-step constants, the values `clean` or not.
+    #[inline(always)]
+    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
+        Coefs::new::<Self::Rule>(grid, d, clean)
+    }
     /// Words of wall data per row.
     fn mask_len(&self, width: usize) -> usize;
     /// Which form of wall data `fill` writes, if it is compact enough (a few bits a cell) to

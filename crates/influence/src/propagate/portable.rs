@@ -19,7 +19,7 @@
 
 use std::marker::PhantomData;
 
-use super::diffuse::{fmax, settle, Diffusion, Rule};
+use super::diffuse::{fmax, settle, Rule};
 use super::fused::{Coefs, Hints, RowKernel};
 use crate::space::Grid;
 
@@ -34,10 +34,8 @@ impl<R, const EIGHT: bool> Portable<R, EIGHT> {
 }
 
 impl<R: Rule, const EIGHT: bool> RowKernel for Portable<R, EIGHT> {
-    #[inline(always)]
-    fn coefs(&self, grid: &Grid, d: &Diffusion, clean: bool) -> Coefs {
-        Coefs::new::<R>(grid, d, clean)
-    }
+    type Rule = R;
+
     #[inline(always)]
     fn mask_len(&self, width: usize) -> usize {
         width
@@ -123,7 +121,7 @@ pub(super) fn row<R: Rule, const EIGHT: bool>(v: [&[f32]; 3], m: [&[u32]; 3], ou
 
 #[cfg(test)]
 mod tests {
-    use super::super::diffuse::{generic_cells, DecayKind, Exp, Lin};
+    use super::super::diffuse::{generic_cells, DecayKind, Diffusion, Exp, Lin};
     use super::*;
     use crate::space::{Connectivity, Space};
     use crate::Cell;
