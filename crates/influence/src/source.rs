@@ -45,10 +45,7 @@ impl Metric {
     #[inline]
     pub(crate) fn reaches(self, reach: f32, dy: f32) -> bool {
         match self {
-            Self::Euclidean => {
-                let ay = dy.abs();
-                reach * reach - ay * ay >= 0.0
-            }
+            Self::Euclidean => squared_half_width(reach, dy) >= 0.0,
             _ => self.half_width(reach, dy) >= 0.0,
         }
     }
@@ -60,7 +57,7 @@ impl Metric {
         let ay = dy.abs();
         let k = std::f32::consts::SQRT_2 - 1.0;
         let w = match self {
-            Self::Euclidean => (reach * reach - ay * ay).sqrt(),
+            Self::Euclidean => squared_half_width(reach, dy).sqrt(),
             Self::Manhattan => reach - ay,
             // Beyond the diagonal |dx| + k·|dy|, inside it |dy| + k·|dx|.
             Self::Octile | Self::Path if reach - k * ay >= ay => reach - k * ay,
@@ -91,6 +88,15 @@ impl Metric {
             Self::Octile | Self::Path => per_cell!(Self::Octile),
         }
     }
+}
+
+/// The square of the Euclidean half-width of the row `dy` cells from a source within
+/// `reach` cells, before its root: one expression for [`Metric::half_width`] and
+/// [`Metric::reaches`], which must agree on which rows are within reach.
+#[inline]
+fn squared_half_width(reach: f32, dy: f32) -> f32 {
+    let ay = dy.abs();
+    reach * reach - ay * ay
 }
 
 /// How a source's value combines with what a cell already holds ("The Core Mechanics of

@@ -76,8 +76,8 @@ pub(super) unsafe fn add_rows<A: Adder>(adder: A, grid: &Grid, values: &mut [f32
     let (free, words) = grid.free_words();
     let (rows, factors) = (&kernel.rows[..], &kernel.factors[..]);
     let s = adder.splat(strength);
-    // A kernel at most 64 columns wide whose square lies wholly inside the grid (most
-    // sources on a large map) needs no clipping: see `add_inside`.
+    // A kernel with a square (at most 63 columns wide) that lies wholly inside the grid
+    // (most sources on a large map) needs no clipping: see `add_inside`.
     let inside = |c: isize, n: usize| c >= reach && c + reach < n as isize;
     if let Some(square) = kernel.square.as_ref().filter(|_| inside(cx, w) && inside(cy, h)) {
         // SAFETY: the caller promised the instructions and the layer; the kernel's square
