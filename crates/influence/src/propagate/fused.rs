@@ -26,6 +26,7 @@
 
 use std::ops::Range;
 
+use super::apart;
 use super::diffuse::{Diffusion, Rule};
 use super::seed::Seed;
 use crate::space::{Grid, WallsTag};
@@ -439,10 +440,11 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     scratch.masks.clear();
     scratch.masks.resize((depth + 1) * len, 0);
     let (mask_rings, no_masks) = scratch.masks.split_at_mut(depth * len);
-    // The ring rows start at the input rows' offset from a cache line (see `zeros_like`).
-    // Then a row of zeros, and each step's row carried from pair to pair ([`Carry`]).
-    let (rings, rest) = zeros_like(&mut scratch.values, (steps - 1) * ring + w + steps * w, input)
-        .split_at_mut((steps - 1) * ring);
+    // Each intermediate step's ring, then a row of zeros, then each step's row carried from
+    // pair to pair ([`Carry`]), each placed apart from the rows read and written beside it.
+    let output = out.as_ptr().wrapping_sub(rows.start * w);
+    let (places, values) = Places::carve(&mut scratch.values, w, steps, input, output);
+    let (rings, rest) = values.split_at_mut(places.zeros);
     let (zeros, carries) = rest.split_at_mut(w);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
     // The row after each step's last pair, whose carried row that pair filled.
@@ -476,12 +478,12 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             };
             let masks = [m(y.checked_sub(1)), m(Some(y)), m(Some(y + 1)), m(Some(y + 2))];
             // Step l reads the ring of step l − 1 (or the input) and writes its own ring.
-            let (before, after) = rings.split_at_mut((l - 1) * ring);
+            let (before, after) = rings.split_at_mut(places.rings[l - 1]);
             let before: &[f32] = before;
             let prev = |y: Option<usize>| match y.filter(|&y| y < h) {
                 None => zeros,
                 Some(y) if l == 1 => &input[y * w..][..w],
-                Some(y) => &before[(l - 2) * ring + (y % RING) * w..][..w],
+                Some(y) => &before[places.rings[l - 2] + (y % RING) * w..][..w],
             };
             let values = [prev(y.checked_sub(1)), prev(Some(y)), prev(Some(y + 1)), prev(Some(y + 2))];
             // Only the first step reads the input.
@@ -494,7 +496,8 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
             let row = |y: usize| (y - base) % slots * w..((y - base) % slots + 1) * w;
             if n == 2 {
                 let [one, two] = target.get_disjoint_mut([row(y), row(y + 1)]).expect("two rows");
-                let carry = Carry { row: &mut carries[(l - 1) * w..][..w], carried: filled_to[l] == Some(y) };
+                let row = &mut carries[places.carries[l - 1]..][..w];
+                let carry = Carry { row, carried: filled_to[l] == Some(y) };
                 kernel.pair(values, masks, [one, two], Some(carry), k, hints);
                 filled_to[l] = Some(y + 2);
             } else {
@@ -516,6 +519,82 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
                 }
             }
         }
+    }
+}
+
+/// Where a fused pass's scratch rows lie in [`Scratch::values`]: each intermediate step's
+/// ring, then the row of zeros, then each step's carried row. Each ring lies apart
+/// ([`apart`]) from the rows its step reads (the ring before, or the input) and the rows the
+/// next step writes (the next ring, or the output); each carried row from the rows its step
+/// reads and writes. For maps a multiple of 256 cells wide, where every fourth row of the
+/// map starts at the same offset within 4 KiB, this keeps the input's and output's rows
+/// apart from the rings' too; for others only the rings from each other.
+struct Places {
+    /// Where the ring of step `l` (from index 0) starts; for the last step, which writes
+    /// none, where the rings end.
+    rings: [usize; MAX_FUSED],
+    /// Where the row of zeros starts, after the rings.
+    zeros: usize,
+    /// Where the carried row of step `l` (from index 0) starts, from the end of the row of
+    /// zeros.
+    carries: [usize; MAX_FUSED],
+}
+
+impl Places {
+    /// The scratch rows of a pass of `steps` over rows `w` cells long, from the map `input`
+    /// to the one whose row 0 is (or would be) at `output`, in `buffer`, zeroed.
+    fn carve<'a>(
+        buffer: &'a mut Vec<f32>,
+        w: usize,
+        steps: usize,
+        input: &[f32],
+        output: *const f32,
+    ) -> (Self, &'a mut [f32]) {
+        let origin = input.as_ptr();
+        let to = apart::offset(output, origin);
+        // Where each step's rows go (mod 4 KiB from the input's): a ring half a page (or so)
+        // from the one before it, the last one from the output too.
+        let step = apart::between(0, 0, w);
+        let mut written = [to; MAX_FUSED + 1];
+        written[0] = 0;
+        let mut at = 0;
+        for (l, slot) in written.iter_mut().enumerate().take(steps).skip(1) {
+            at = if l + 1 == steps { apart::between(at, to, w) } else { (at + step) % apart::PAGE };
+            *slot = at;
+        }
+        // The carried rows: between the rows their step reads and writes. Most steps read
+        // and write rows `step` apart; their carried row is then at the same offset from them.
+        let usual = apart::between(0, step, w);
+        let carried = |l: usize| {
+            let (read, written) = (written[l - 1], written[l]);
+            if (written + apart::PAGE - read) % apart::PAGE == step {
+                (read + usual) % apart::PAGE
+            } else {
+                apart::between(read, written, w)
+            }
+        };
+        // Each row may need up to 4 KiB − 4 bytes before it to be placed.
+        let room = apart::PAGE / 4;
+        buffer.clear();
+        buffer.resize((steps - 1) * (RING * w + room) + (w + room) + steps * (w + room), 0.0);
+        let base = buffer.as_ptr();
+        let mut next = 0;
+        let mut place = |at: usize, len: usize| {
+            let i = apart::index_at(base, next, origin, at);
+            next = i + len;
+            i
+        };
+        let mut places = Self { rings: [0; MAX_FUSED], zeros: 0, carries: [0; MAX_FUSED] };
+        for (ring, &at) in places.rings.iter_mut().zip(&written[1..steps]) {
+            *ring = place(at, RING * w);
+        }
+        // The last step writes no ring: its rings before it end where the last one does.
+        places.rings[steps - 1] = places.rings[steps.saturating_sub(2)] + RING * w * usize::from(steps > 1);
+        places.zeros = place(0, w);
+        for l in 1..=steps {
+            places.carries[l - 1] = place(carried(l), w) - (places.zeros + w);
+        }
+        (places, buffer.as_mut_slice())
     }
 }
 

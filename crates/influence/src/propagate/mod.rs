@@ -97,6 +97,7 @@
 //! ones (`frame` in the same bench), against the one 16 ms frame that "Influence Maps in
 //! Game AI" (Tayebi) gives it.
 
+mod apart;
 #[cfg(target_arch = "x86_64")]
 mod avx2;
 #[cfg(target_arch = "x86_64")]

@@ -102,7 +102,7 @@ impl Default for Steps<'_> {
 /// assert_eq!(p.values()[5], 0.0); // blocked
 /// # Ok::<(), influence::Error>(())
 /// ```
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Propagator {
     diffusion: Diffusion,
     front: Layer,
@@ -121,13 +121,36 @@ pub struct Propagator {
     sorted: Vec<Seed>,
 }
 
+impl Clone for Propagator {
+    /// The same state, its buffers placed apart as [`Propagator::new`] places them.
+    fn clone(&self) -> Self {
+        let front = self.front.clone();
+        let at = super::apart::offset(self.back.values().as_ptr(), self.front.values().as_ptr());
+        let mut back = Layer::zeros_at(self.back.len(), &front, at);
+        back.values_mut().copy_from_slice(self.back.values());
+        Self {
+            diffusion: self.diffusion,
+            front,
+            back,
+            cursor: self.cursor,
+            dirty: self.dirty,
+            bound: self.bound,
+            scratch: self.scratch.clone(),
+            sorted: self.sorted.clone(),
+        }
+    }
+}
+
 impl Propagator {
     /// Zeroed buffers for `space`.
     pub fn new(space: &impl Space, diffusion: Diffusion) -> Self {
         let front = Layer::for_space(space);
+        // A grid's step reads rows of one buffer while it writes the other's: their rows
+        // are kept apart within 4 KiB ([`apart`](super::apart)), both ways as they swap.
+        let at = space.as_grid().map_or(0, |grid| super::apart::between(0, 0, grid.width()));
         Self {
             diffusion,
-            back: front.clone(),
+            back: Layer::zeros_at(front.len(), &front, at),
             front,
             cursor: 0,
             dirty: false,
@@ -446,6 +469,26 @@ mod tests {
 
     fn corridor(len: usize) -> Grid {
         Grid::new(len, 1).unwrap().with_connectivity(Connectivity::Four)
+    }
+
+    /// A grid's two buffers lie apart within 4 KiB (half a page for rows a multiple of 4 KiB
+    /// long, which would otherwise fall together), on cache lines, and a clone keeps them so
+    /// with the same values.
+    #[test]
+    fn the_buffers_lie_apart_and_a_clone_keeps_them_so() {
+        let offset =
+            |p: &Propagator| super::super::apart::offset(p.back.values().as_ptr(), p.front.values().as_ptr());
+        for (width, at) in [(1024, 2048), (256, 512), (100, super::super::apart::between(0, 0, 100))] {
+            let grid = Grid::new(width, 8).unwrap();
+            let mut p = Propagator::new(&grid, Diffusion::new(0.3, 0.5).unwrap());
+            assert_eq!(offset(&p), at, "{width}");
+            assert_eq!(p.back.values().as_ptr() as usize % 64, 0);
+            p.write_seeds(&grid, &[Seed::new(3, 1.0)]).unwrap();
+            p.step(&grid, Steps::default()).unwrap();
+            let q = p.clone();
+            assert_eq!(offset(&q), offset(&p));
+            assert_eq!((q.front.values(), q.back.values()), (p.front.values(), p.back.values()));
+        }
     }
 
     #[test]
