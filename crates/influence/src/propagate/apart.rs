@@ -36,7 +36,7 @@ const ROWS: isize = 3;
 fn clearance(at: isize, row: isize) -> isize {
     (-ROWS..=ROWS)
         .map(|k| {
-            let t = (at + k * row).rem_euclid(SPAN);
+            let t = (at + k * row) & (SPAN - 1);
             if t <= AHEAD || t >= NEAR_END {
                 -1
             } else {
@@ -51,12 +51,33 @@ fn clearance(at: isize, row: isize) -> isize {
 /// the rows at `read` are read, and read while the rows at `written` are written: clear of
 /// both, as far as it can be (the first such offset where several are as far).
 pub(super) fn between(read: usize, written: usize, width: usize) -> usize {
-    let row = (4 * width) as isize % SPAN;
-    let score = |c: usize| {
-        let c = c as isize;
-        clearance(c - read as isize, row).min(clearance(written as isize - c, row))
-    };
-    (0..PAGE).step_by(LINE).fold(0, |best, c| if score(c) > score(best) { c } else { best })
+    let row = row(width);
+    farthest(|c| clearance(c - read as isize, row).min(clearance(written as isize - c, row)))
+}
+
+/// The offset (mod 4 KiB, whole lines) for rows `width` cells long that are written and read
+/// while each of the rows at `taken` may be read or written: clear of all of them both ways,
+/// as far as it can be.
+pub(super) fn clear_of(taken: &[usize], width: usize) -> usize {
+    let row = row(width);
+    farthest(|c| {
+        taken
+            .iter()
+            .map(|&t| clearance(c - t as isize, row).min(clearance(t as isize - c, row)))
+            .min()
+            .unwrap_or(0)
+    })
+}
+
+/// A row's length in bytes, modulo 4 KiB.
+fn row(width: usize) -> isize {
+    (4 * width % PAGE) as isize
+}
+
+/// The offset (whole lines, below 4 KiB) with the highest score, the first of several.
+fn farthest(score: impl Fn(isize) -> isize) -> usize {
+    // The last maximum in reverse order is the first in order.
+    (0..SPAN).step_by(LINE).rev().max_by_key(|&c| score(c)).unwrap_or(0) as usize
 }
 
 /// The offset (mod 4 KiB) of `at` from `from`, in bytes.
@@ -70,6 +91,26 @@ pub(super) fn index_at(base: *const f32, from: usize, origin: *const f32, at: us
     let cells = PAGE / 4;
     let want = (origin as usize).wrapping_add(at).wrapping_sub(base as usize) % PAGE / 4;
     from + (want + cells - from % cells) % cells
+}
+
+/// The last two values worked out, by what they were worked out for: the offsets a search
+/// here finds cost a few thousand operations, as much as a small map's step, so a step's
+/// scratch keeps them (a propagator's buffers swap each step: two keys take turns).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Memo<K, V>([Option<(K, V)>; 2]);
+
+impl<K: PartialEq + Copy, V: Copy> Memo<K, V> {
+    /// The value for `key`, made by `make` unless it is one of the last two.
+    pub(super) fn get(&mut self, key: K, make: impl FnOnce() -> V) -> V {
+        if let Some(&(_, value)) = self.0.iter().flatten().find(|(k, _)| *k == key) {
+            return value;
+        }
+        // The newer of the two moves to the second slot; the older gives way.
+        self.0.swap(0, 1);
+        let value = make();
+        self.0[0] = Some((key, value));
+        value
+    }
 }
 
 #[cfg(test)]
@@ -100,6 +141,50 @@ mod tests {
         }
         // Rows a multiple of 4 KiB long: half a page from rows at 0 both ways.
         assert_eq!(between(0, 0, 1024), 2048);
+    }
+
+    /// Offsets clear of several rows: for rows a multiple of 4 KiB long, half a page from one
+    /// row, then a quarter from both; every offset chosen is clear of each row both ways
+    /// where such an offset exists.
+    #[test]
+    fn offsets_clear_of_several_rows_keep_from_all() {
+        assert_eq!(clear_of(&[0], 4096), 2048);
+        assert_eq!(clear_of(&[0, 2048], 1024), 1024);
+        let clear = |c: usize, taken: &[usize], width: usize| {
+            let (c, row) = (c as isize, row(width));
+            taken.iter().all(|&t| clearance(c - t as isize, row).min(clearance(t as isize - c, row)) >= 0)
+        };
+        for width in [256, 512, 1000, 2048, 4096, 5000] {
+            let first = clear_of(&[0], width);
+            let taken = [0, first];
+            let second = clear_of(&taken, width);
+            if (0..PAGE).step_by(LINE).any(|c| clear(c, &taken, width)) {
+                assert!(clear(second, &taken, width), "{width}: {second} by {taken:?}");
+            }
+        }
+        // Rows 1 KiB long leave no offset clear of two others: the search still ends.
+        assert!(!(0..PAGE).step_by(LINE).any(|c| clear(c, &[0, clear_of(&[0], 256)], 256)));
+    }
+
+    /// A memo makes a value once per key while the key is one of the last two asked for.
+    #[test]
+    fn a_memo_keeps_the_last_two_keys() {
+        let mut memo = Memo::default();
+        let mut made = 0;
+        let mut get = |memo: &mut Memo<u32, u32>, key: u32| {
+            memo.get(key, || {
+                made += 1;
+                key * 10
+            })
+        };
+        assert_eq!(
+            [get(&mut memo, 1), get(&mut memo, 2), get(&mut memo, 1), get(&mut memo, 2)],
+            [10, 20, 10, 20]
+        );
+        assert_eq!(get(&mut memo, 3), 30); // 1 gives way, 2 stays
+        assert_eq!(get(&mut memo, 2), 20);
+        assert_eq!(get(&mut memo, 1), 10);
+        assert_eq!(made, 4);
     }
 
     #[test]

@@ -295,6 +295,11 @@ pub(super) struct Scratch {
     pub(super) kept: KeptWalls,
     /// The rows above and below a band stepped in place, saved before any band writes.
     pub(super) halo: Vec<f32>,
+    /// The offsets a fused pass places its rows at ([`Places`]), by width, steps and the
+    /// output's offset from the input.
+    placed: apart::Memo<(usize, usize, usize), Offsets>,
+    /// The offsets of the rows a step in place keeps, by width.
+    pub(super) kept_at: apart::Memo<usize, [usize; 3]>,
 }
 
 impl Scratch {
@@ -443,7 +448,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
     // Each intermediate step's ring, then a row of zeros, then each step's row carried from
     // pair to pair ([`Carry`]), each placed apart from the rows read and written beside it.
     let output = out.as_ptr().wrapping_sub(rows.start * w);
-    let (places, values) = Places::carve(&mut scratch.values, w, steps, input, output);
+    let (places, values) = Places::carve(&mut scratch.values, &mut scratch.placed, w, steps, input, output);
     let (rings, rest) = values.split_at_mut(places.zeros);
     let (zeros, carries) = rest.split_at_mut(w);
     let (zeros, no_masks): (&[f32], &[u32]) = (zeros, no_masks);
@@ -542,9 +547,11 @@ struct Places {
 
 impl Places {
     /// The scratch rows of a pass of `steps` over rows `w` cells long, from the map `input`
-    /// to the one whose row 0 is (or would be) at `output`, in `buffer`, zeroed.
+    /// to the one whose row 0 is (or would be) at `output`, in `buffer`, zeroed, with the
+    /// offsets found before in `placed`.
     fn carve<'a>(
         buffer: &'a mut Vec<f32>,
+        placed: &mut apart::Memo<(usize, usize, usize), Offsets>,
         w: usize,
         steps: usize,
         input: &[f32],
@@ -552,27 +559,7 @@ impl Places {
     ) -> (Self, &'a mut [f32]) {
         let origin = input.as_ptr();
         let to = apart::offset(output, origin);
-        // Where each step's rows go (mod 4 KiB from the input's): a ring half a page (or so)
-        // from the one before it, the last one from the output too.
-        let step = apart::between(0, 0, w);
-        let mut written = [to; MAX_FUSED + 1];
-        written[0] = 0;
-        let mut at = 0;
-        for (l, slot) in written.iter_mut().enumerate().take(steps).skip(1) {
-            at = if l + 1 == steps { apart::between(at, to, w) } else { (at + step) % apart::PAGE };
-            *slot = at;
-        }
-        // The carried rows: between the rows their step reads and writes. Most steps read
-        // and write rows `step` apart; their carried row is then at the same offset from them.
-        let usual = apart::between(0, step, w);
-        let carried = |l: usize| {
-            let (read, written) = (written[l - 1], written[l]);
-            if (written + apart::PAGE - read) % apart::PAGE == step {
-                (read + usual) % apart::PAGE
-            } else {
-                apart::between(read, written, w)
-            }
-        };
+        let (written, carried) = placed.get((w, steps, to), || Self::offsets(w, steps, to));
         // Each row may need up to 4 KiB − 4 bytes before it to be placed.
         let room = apart::PAGE / 4;
         buffer.clear();
@@ -591,22 +578,42 @@ impl Places {
         // The last step writes no ring: its rings before it end where the last one does.
         places.rings[steps - 1] = places.rings[steps.saturating_sub(2)] + RING * w * usize::from(steps > 1);
         places.zeros = place(0, w);
-        for l in 1..=steps {
-            places.carries[l - 1] = place(carried(l), w) - (places.zeros + w);
+        for (row, &at) in places.carries.iter_mut().zip(&carried[..steps]) {
+            *row = place(at, w) - (places.zeros + w);
         }
         (places, buffer.as_mut_slice())
     }
+
+    /// The offsets (mod 4 KiB from the input's) of the rows each step writes, from step 0
+    /// (the input) to the last (the output, at `to`), and of each step's carried row.
+    fn offsets(w: usize, steps: usize, to: usize) -> Offsets {
+        // A ring half a page (or so) from the one before it, the last one from the output too.
+        let step = apart::between(0, 0, w);
+        let mut written = [to; MAX_FUSED + 1];
+        written[0] = 0;
+        let mut at = 0;
+        for (l, slot) in written.iter_mut().enumerate().take(steps).skip(1) {
+            at = if l + 1 == steps { apart::between(at, to, w) } else { (at + step) % apart::PAGE };
+            *slot = at;
+        }
+        // The carried rows: between the rows their step reads and writes. Most steps read
+        // and write rows `step` apart; their carried row is then at the same offset from them.
+        let usual = apart::between(0, step, w);
+        let mut carried = [0; MAX_FUSED];
+        for (l, at) in carried.iter_mut().enumerate().take(steps) {
+            let (read, written) = (written[l], written[l + 1]);
+            *at = if (written + apart::PAGE - read) % apart::PAGE == step {
+                (read + usual) % apart::PAGE
+            } else {
+                apart::between(read, written, w)
+            };
+        }
+        (written, carried)
+    }
 }
 
-/// `len` zeros in `buffer`, starting at the same offset from a 64-byte boundary (16 floats)
-/// as `like`: rows that a kernel whose vectors follow a map's cache lines finds on cache
-/// lines too.
-pub(super) fn zeros_like<'a>(buffer: &'a mut Vec<f32>, len: usize, like: &[f32]) -> &'a mut [f32] {
-    buffer.clear();
-    buffer.resize(len + 15, 0.0);
-    let skew = (like.as_ptr() as usize / 4).wrapping_sub(buffer.as_ptr() as usize / 4) % 16;
-    &mut buffer[skew..][..len]
-}
+/// The offsets of a fused pass's rows ([`Places::offsets`]).
+type Offsets = ([usize; MAX_FUSED + 1], [usize; MAX_FUSED]);
 
 /// Rows in each intermediate step's ring: the two a turn writes, and the two before them,
 /// which the next step still reads.

@@ -29,8 +29,9 @@
 
 use std::ops::Range;
 
+use super::apart;
 use super::diffuse::Diffusion;
-use super::fused::{prefetched, zeros_like, Carry, Hints, RowKernel, Saved, Scratch, AHEAD};
+use super::fused::{prefetched, Carry, Hints, RowKernel, Saved, Scratch, AHEAD};
 use crate::space::Grid;
 
 impl Scratch {
@@ -76,14 +77,30 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
     assert!(rows.end <= h && band.len() == rows.len() * w && scratch.halo.len() == 2 * w, "a band's rows");
     let layout = kernel.layout().expect("compact wall data");
     let k = &kernel.coefs(grid, diffusion, clean);
-    let Scratch { values, kept, halo, .. } = scratch;
+    let Scratch { values, kept, halo, kept_at, .. } = scratch;
     // Wall data of the rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
     let (walls, _, none) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
     let len = kernel.mask_len(w);
     let mask = |y: Option<usize>| y.filter(|&y| y < h).map_or(none, |y| &walls[(y - first) * len..][..len]);
     let (above, below) = halo.split_at(w);
-    let ring = zeros_like(values, 3 * w, band);
+    // The ring's three slots, each apart from the map's rows and from each other
+    // ([`apart`]): the pair's rows are written while the slots are read, and the slots
+    // written while the rows are read.
+    let at = kept_at.get(w, || {
+        let first = apart::clear_of(&[0], w);
+        let second = apart::clear_of(&[0, first], w);
+        [first, second, apart::clear_of(&[0, first, second], w)]
+    });
+    values.clear();
+    values.resize(3 * (w + apart::PAGE / 4), 0.0);
+    let (base, mut next) = (values.as_ptr(), 0);
+    let slots = at.map(|at| {
+        let i = apart::index_at(base, next, band.as_ptr(), at);
+        next = i + w;
+        i..i + w
+    });
+    let ring = values.as_mut_slice();
     // Where the rows to prefetch are (a hint only: never read through this pointer).
     let (start, prefetch) = (band.as_ptr(), prefetched(w * h));
     for y in rows.clone().step_by(2) {
@@ -103,7 +120,7 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
         // for the pair below.
         let pair = i / 2;
         let [upper, kept, second] = ring
-            .get_disjoint_mut([(pair + 1) % 2, 2, pair % 2].map(|s| s * w..(s + 1) * w))
+            .get_disjoint_mut([(pair + 1) % 2, 2, pair % 2].map(|s| slots[s].clone()))
             .expect("three slots of the ring");
         let upper: &[f32] = if i == 0 { above } else { upper };
         if n == 2 {

@@ -200,8 +200,9 @@ impl Propagator {
         &mut self.front
     }
 
-    /// Bytes this propagator holds on the heap: its two layers (8 bytes a cell, and up to 60
-    /// bytes each that start them on a cache line, see [`Layer::zeros`]), the sorted
+    /// Bytes this propagator holds on the heap: its two layers (8 bytes a cell, up to 60
+    /// bytes that start the first on a cache line, see [`Layer::zeros`], and on a grid up to
+    /// 4 KiB that place the second's rows apart from the first's), the sorted
     /// seeds of fused steps, and the grid kernels' ring rows once a grid step has run (one
     /// set per band of rows; each set at most about `16 × width × fused steps` bytes, and the
     /// fused steps, at most 16, are capped so that this stays within half of the core's L2
@@ -213,7 +214,7 @@ impl Propagator {
     /// ```
     /// use influence::{propagate::{Diffusion, Propagator}, Grid};
     /// let p = Propagator::new(&Grid::new(100, 100)?, Diffusion::new(0.5, 1.0)?);
-    /// assert!((2 * 4 * 100 * 100..=2 * (4 * 100 * 100 + 60)).contains(&p.heap_bytes()));
+    /// assert!((2 * 4 * 100 * 100..=2 * 4 * 100 * 100 + 60 + 4092).contains(&p.heap_bytes()));
     /// # Ok::<(), influence::Error>(())
     /// ```
     pub fn heap_bytes(&self) -> usize {

@@ -16,7 +16,7 @@
 //! |---|---|
 //! | [`Grid`] | 1⅛ per cell: the blocked flags, and the free cells as bits (rows padded to 64 cells) |
 //! | [`Layer`](crate::Layer) | 4 per cell |
-//! | [`Propagator`](crate::propagate::Propagator) | 8 per cell (two layers), plus the grid kernels' ring rows once stepped: per band of rows 16 × width × fused steps, at most 16 steps and about half of the core's L2 cache (1 MiB with a 2 MiB L2), and the walls' data that single steps keep (with AVX-512 a quarter of a byte a cell, with AVX2 one byte with 4 neighbours and two with 8), plus, for steps in place (maps beyond the L2), three rows and the two rows around each band |
+//! | [`Propagator`](crate::propagate::Propagator) | 8 per cell (two layers, on a grid up to 4 KiB more), plus the grid kernels' ring rows once stepped: per band of rows 16 × width × fused steps, at most 16 steps and about half of the core's L2 cache (1 MiB with a 2 MiB L2), and the walls' data that single steps keep (with AVX-512 a quarter of a byte a cell, with AVX2 one byte with 4 neighbours and two with 8), plus, for steps in place (maps beyond the L2), three rows and the two rows around each band |
 //! | [`Field`](crate::field::Field) (2D or 3D) | per source, not per cell: the source (position, strength, radius, curve) plus its R*-tree entry, under 200 bytes (`Field::heap_bytes`, checked in `tests/field_examples.rs`); `influence bench --field` measured 91 KiB for 1,000 sources |
 //! | [`Graph`] | 17 per node and 8 per arc, exactly, plus an estimated 96 per node for the R*-tree index: under 128 per node + 8 per arc (a walkable 8-connected grid cell has up to 8 arcs) |
 //!
