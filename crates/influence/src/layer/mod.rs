@@ -45,26 +45,21 @@ impl Layer {
     /// cells wide then does, no vector straddles two lines and none covers a row's end only
     /// in part. A diffusion step at 256² took about 6 % less time so on AVX-512.
     pub fn zeros(len: usize) -> Self {
-        if len == 0 {
-            return Self::default();
-        }
-        let mut buf = vec![0.0; len + ALIGN_CELLS];
-        let start = (buf.as_ptr() as usize).wrapping_neg() % 64 / std::mem::size_of::<f32>();
-        buf.truncate(start + len);
-        Self { buf, start }
+        Self::zeros_placed(len, ALIGN_CELLS, |base| {
+            (base as usize).wrapping_neg() % 64 / std::mem::size_of::<f32>()
+        })
     }
 
-    /// A layer of `len` zeros whose first value lies `at` bytes (a multiple of 64, below
-    /// 4096) after `like`'s, modulo 4 KiB: on a cache line where `like`'s is, at the cost of
-    /// up to 4 KiB more. A propagator places its second buffer so, apart from the first.
-    pub(crate) fn zeros_at(len: usize, like: &Layer, at: usize) -> Self {
-        const CELLS: usize = 4096 / std::mem::size_of::<f32>();
+    /// A layer of `len` zeros in a buffer with `spare` cells more, starting at the index
+    /// `start` finds from the buffer's address (at most `spare`): [`Layer::zeros`] starts on
+    /// a cache line so, and a propagator its second buffer apart from its first.
+    pub(crate) fn zeros_placed(len: usize, spare: usize, start: impl FnOnce(*const f32) -> usize) -> Self {
         if len == 0 {
             return Self::default();
         }
-        let mut buf = vec![0.0; len + CELLS - 1];
-        let want = (like.values().as_ptr() as usize).wrapping_add(at).wrapping_sub(buf.as_ptr() as usize);
-        let start = want % 4096 / std::mem::size_of::<f32>();
+        let mut buf = vec![0.0; len + spare];
+        let start = start(buf.as_ptr());
+        assert!(start <= spare, "a layer's start within its spare cells");
         buf.truncate(start + len);
         Self { buf, start }
     }

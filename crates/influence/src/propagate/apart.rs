@@ -15,44 +15,36 @@
 //! buffer keeps the map's offset from a cache line (the AVX-512 kernel's vectors follow it).
 
 /// The span, in bytes, that the low address bits a core compares cover.
-pub(super) const PAGE: usize = 4096;
+const PAGE: usize = 4096;
 /// [`PAGE`] and [`LINE`] as signed numbers, for offsets either way.
 const SPAN: isize = PAGE as isize;
 const NEAR_END: isize = SPAN - LINE as isize;
 /// The unit of offsets: a cache line.
-pub(super) const LINE: usize = 64;
+const LINE: usize = 64;
 /// How far, in bytes, a store may sit after the rows read and still hold their loads back:
 /// the loads run several chunks of 32 bytes ahead of the stores still in flight. (At 256²,
 /// where rows are 1 KiB long, writing rows 512 bytes after the rows read was as fast as
 /// 1536, and 2.5 % faster than 0 or 2048.)
-const AHEAD: isize = 256;
+const REACH: isize = 256;
 /// Rows read and rows written at the same time lie within this many rows of each other (a
 /// pair reads the row above it, its own two and the row below).
 const ROWS: isize = 3;
 
 /// How far rows written `at` bytes (mod 4 KiB) after rows read keep from holding their
 /// loads back, when the rows of each are `row` bytes apart: the least distance over the
-/// rows in flight from the span `[−LINE, AHEAD]` after a row read, negative inside it.
+/// rows in flight from the span `[−LINE, REACH]` after a row read, negative inside it.
 fn clearance(at: isize, row: isize) -> isize {
     (-ROWS..=ROWS)
         .map(|k| {
             let t = (at + k * row) & (SPAN - 1);
-            if t <= AHEAD || t >= NEAR_END {
+            if t <= REACH || t >= NEAR_END {
                 -1
             } else {
-                (t - AHEAD).min(NEAR_END - t)
+                (t - REACH).min(NEAR_END - t)
             }
         })
         .min()
         .unwrap_or(-1)
-}
-
-/// The offset (mod 4 KiB, whole lines) for rows `width` cells long that are written while
-/// the rows at `read` are read, and read while the rows at `written` are written: clear of
-/// both, as far as it can be (the first such offset where several are as far).
-pub(super) fn between(read: usize, written: usize, width: usize) -> usize {
-    let row = row(width);
-    farthest(|c| clearance(c - read as isize, row).min(clearance(written as isize - c, row)))
 }
 
 /// The offset (mod 4 KiB, whole lines) for rows `width` cells long that are written and read
@@ -93,6 +85,35 @@ pub(super) fn index_at(base: *const f32, from: usize, origin: *const f32, at: us
     from + (want + cells - from % cells) % cells
 }
 
+/// Spare cells a row may need before it to be placed: 4 KiB less one cell.
+pub(super) const ROOM: usize = PAGE / 4 - 1;
+
+/// Rows placed one after another in a buffer of zeros, each at its offset from `origin`
+/// ([`Placer::place`]). Holds the buffer's address only, to find indices; it reads nothing.
+pub(super) struct Placer {
+    base: *const f32,
+    origin: *const f32,
+    next: usize,
+}
+
+impl Placer {
+    /// `buffer` cleared and zeroed for `rows` rows of `cells` cells in all, each with the room
+    /// to be placed, to be placed from `origin`.
+    pub(super) fn new(buffer: &mut Vec<f32>, cells: usize, rows: usize, origin: *const f32) -> Self {
+        buffer.clear();
+        buffer.resize(cells + rows * ROOM, 0.0);
+        Self { base: buffer.as_ptr(), origin, next: 0 }
+    }
+
+    /// Where the next row, `len` cells, starts: the first index after the rows placed before
+    /// it whose cell lies `at` bytes (mod 4 KiB) after the origin.
+    pub(super) fn place(&mut self, at: usize, len: usize) -> usize {
+        let i = index_at(self.base, self.next, self.origin, at);
+        self.next = i + len;
+        i
+    }
+}
+
 /// The last two values worked out, by what they were worked out for: the offsets a search
 /// here finds cost a few thousand operations, as much as a small map's step, so a step's
 /// scratch keeps them (a propagator's buffers swap each step: two keys take turns).
@@ -117,30 +138,40 @@ impl<K: PartialEq + Copy, V: Copy> Memo<K, V> {
 mod tests {
     use super::*;
 
-    /// The offset chosen is clear of both neighbours wherever one is, for row lengths of
-    /// every kind: the powers of two where rows repeat within 4 KiB, and others.
+    /// The offset chosen is clear of both neighbours both ways wherever one is, for row
+    /// lengths of every kind: the powers of two where rows repeat within 4 KiB, and others.
     #[test]
     fn offsets_between_are_clear_of_both_sides() {
         for width in [64, 100, 256, 333, 512, 1000, 1024, 2048, 4096, 5000] {
-            let row = (4 * width) as isize % SPAN;
+            let row = row(width);
+            let clear = |c: usize, t: usize| {
+                let (c, t) = (c as isize, t as isize);
+                clearance(c - t, row) >= 0 && clearance(t - c, row) >= 0
+            };
             for (read, written) in [(0, 0), (0, 2048), (1024, 64), (4032, 512)] {
-                let c = between(read, written, width);
+                let c = clear_of(&[read, written], width);
                 assert_eq!(c % LINE, 0);
-                let any = (0..PAGE).step_by(LINE).any(|c| {
-                    clearance(c as isize - read as isize, row) >= 0
-                        && clearance(written as isize - c as isize, row) >= 0
-                });
-                if any {
-                    assert!(clearance(c as isize - read as isize, row) >= 0, "{width} {read} {written}: {c}");
-                    assert!(
-                        clearance(written as isize - c as isize, row) >= 0,
-                        "{width} {read} {written}: {c}"
-                    );
+                if (0..PAGE).step_by(LINE).any(|c| clear(c, read) && clear(c, written)) {
+                    assert!(clear(c, read) && clear(c, written), "{width} {read} {written}: {c}");
                 }
             }
         }
         // Rows a multiple of 4 KiB long: half a page from rows at 0 both ways.
-        assert_eq!(between(0, 0, 1024), 2048);
+        assert_eq!(clear_of(&[0, 0], 1024), 2048);
+    }
+
+    /// Rows placed one after another lie at their offsets, in order, apart.
+    #[test]
+    fn placed_rows_lie_at_their_offsets_in_order() {
+        let origin = [0.0f32; 3];
+        let mut buffer = Vec::new();
+        let mut placer = Placer::new(&mut buffer, 3 * 100, 3, origin.as_ptr());
+        let rows = [2048, 64, 2048].map(|at| (placer.place(at, 100), at));
+        assert!(rows[0].0 + 100 <= rows[1].0 && rows[1].0 + 100 <= rows[2].0);
+        assert!(rows[2].0 + 100 <= buffer.len());
+        for (i, at) in rows {
+            assert_eq!(offset(buffer[i..].as_ptr(), origin.as_ptr()), at);
+        }
     }
 
     /// Offsets clear of several rows: for rows a multiple of 4 KiB long, half a page from one

@@ -536,7 +536,7 @@ pub(super) fn fused<K: RowKernel>(kernel: K, pass: &Pass<'_>, out: &mut [f32], s
 /// apart from the rings' too; for others only the rings from each other.
 struct Places {
     /// Where the ring of step `l` (from index 0) starts; for the last step, which writes
-    /// none, where the rings end.
+    /// none, the row of zeros, after the rings.
     rings: [usize; MAX_FUSED],
     /// Where the row of zeros starts, after the rings.
     zeros: usize,
@@ -560,53 +560,36 @@ impl Places {
         let origin = input.as_ptr();
         let to = apart::offset(output, origin);
         let (written, carried) = placed.get((w, steps, to), || Self::offsets(w, steps, to));
-        // Each row may need up to 4 KiB − 4 bytes before it to be placed.
-        let room = apart::PAGE / 4;
-        buffer.clear();
-        buffer.resize((steps - 1) * (RING * w + room) + (w + room) + steps * (w + room), 0.0);
-        let base = buffer.as_ptr();
-        let mut next = 0;
-        let mut place = |at: usize, len: usize| {
-            let i = apart::index_at(base, next, origin, at);
-            next = i + len;
-            i
-        };
+        // The rings, the row of zeros and the carried rows: 2 × steps rows to place.
+        let cells = (steps - 1) * RING * w + w + steps * w;
+        let mut placer = apart::Placer::new(buffer, cells, 2 * steps, origin);
         let mut places = Self { rings: [0; MAX_FUSED], zeros: 0, carries: [0; MAX_FUSED] };
         for (ring, &at) in places.rings.iter_mut().zip(&written[1..steps]) {
-            *ring = place(at, RING * w);
+            *ring = placer.place(at, RING * w);
         }
-        // The last step writes no ring: its rings before it end where the last one does.
-        places.rings[steps - 1] = places.rings[steps.saturating_sub(2)] + RING * w * usize::from(steps > 1);
-        places.zeros = place(0, w);
+        places.zeros = placer.place(0, w);
+        // The last step writes no ring: the rings before it end by the row of zeros.
+        places.rings[steps - 1] = places.zeros;
         for (row, &at) in places.carries.iter_mut().zip(&carried[..steps]) {
-            *row = place(at, w) - (places.zeros + w);
+            *row = placer.place(at, w) - (places.zeros + w);
         }
         (places, buffer.as_mut_slice())
     }
 
     /// The offsets (mod 4 KiB from the input's) of the rows each step writes, from step 0
-    /// (the input) to the last (the output, at `to`), and of each step's carried row.
+    /// (the input) to the last (the output, at `to`), and of each step's carried row: each
+    /// ring clear of the rows before it (and the last of the output too), each carried row
+    /// of the rows its step reads and writes.
     fn offsets(w: usize, steps: usize, to: usize) -> Offsets {
-        // A ring half a page (or so) from the one before it, the last one from the output too.
-        let step = apart::between(0, 0, w);
         let mut written = [to; MAX_FUSED + 1];
         written[0] = 0;
-        let mut at = 0;
-        for (l, slot) in written.iter_mut().enumerate().take(steps).skip(1) {
-            at = if l + 1 == steps { apart::between(at, to, w) } else { (at + step) % apart::PAGE };
-            *slot = at;
+        for l in 1..steps {
+            let next = if l + 1 == steps { to } else { written[l - 1] };
+            written[l] = apart::clear_of(&[written[l - 1], next], w);
         }
-        // The carried rows: between the rows their step reads and writes. Most steps read
-        // and write rows `step` apart; their carried row is then at the same offset from them.
-        let usual = apart::between(0, step, w);
         let mut carried = [0; MAX_FUSED];
-        for (l, at) in carried.iter_mut().enumerate().take(steps) {
-            let (read, written) = (written[l], written[l + 1]);
-            *at = if (written + apart::PAGE - read) % apart::PAGE == step {
-                (read + usual) % apart::PAGE
-            } else {
-                apart::between(read, written, w)
-            };
+        for (at, rows) in carried.iter_mut().zip(written[..=steps].windows(2)) {
+            *at = apart::clear_of(rows, w);
         }
         (written, carried)
     }

@@ -92,12 +92,9 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
         let second = apart::clear_of(&[0, first], w);
         [first, second, apart::clear_of(&[0, first, second], w)]
     });
-    values.clear();
-    values.resize(3 * (w + apart::PAGE / 4), 0.0);
-    let (base, mut next) = (values.as_ptr(), 0);
+    let mut placer = apart::Placer::new(values, 3 * w, 3, band.as_ptr());
     let slots = at.map(|at| {
-        let i = apart::index_at(base, next, band.as_ptr(), at);
-        next = i + w;
+        let i = placer.place(at, w);
         i..i + w
     });
     let ring = values.as_mut_slice();

@@ -1,5 +1,6 @@
 //! The double-buffered diffusion state, stepped whole, fused, sliced or in parallel.
 
+use super::apart;
 use super::bound::{Bound, Seeds};
 use super::diffuse::{generic_cells, Diffusion};
 use super::dispatch;
@@ -121,12 +122,18 @@ pub struct Propagator {
     sorted: Vec<Seed>,
 }
 
+/// A layer of `len` zeros whose first value lies `at` bytes (mod 4 KiB, whole cache lines)
+/// after `like`'s: a propagator's second buffer, placed apart from its first.
+fn placed(len: usize, like: &Layer, at: usize) -> Layer {
+    Layer::zeros_placed(len, apart::ROOM, |base| apart::index_at(base, 0, like.values().as_ptr(), at))
+}
+
 impl Clone for Propagator {
     /// The same state, its buffers placed apart as [`Propagator::new`] places them.
     fn clone(&self) -> Self {
         let front = self.front.clone();
-        let at = super::apart::offset(self.back.values().as_ptr(), self.front.values().as_ptr());
-        let mut back = Layer::zeros_at(self.back.len(), &front, at);
+        let at = apart::offset(self.back.values().as_ptr(), self.front.values().as_ptr());
+        let mut back = placed(self.back.len(), &front, at);
         back.values_mut().copy_from_slice(self.back.values());
         Self {
             diffusion: self.diffusion,
@@ -147,10 +154,10 @@ impl Propagator {
         let front = Layer::for_space(space);
         // A grid's step reads rows of one buffer while it writes the other's: their rows
         // are kept apart within 4 KiB ([`apart`](super::apart)), both ways as they swap.
-        let at = space.as_grid().map_or(0, |grid| super::apart::between(0, 0, grid.width()));
+        let at = space.as_grid().map_or(0, |grid| apart::clear_of(&[0], grid.width()));
         Self {
             diffusion,
-            back: Layer::zeros_at(front.len(), &front, at),
+            back: placed(front.len(), &front, at),
             front,
             cursor: 0,
             dirty: false,
@@ -477,9 +484,8 @@ mod tests {
     /// with the same values.
     #[test]
     fn the_buffers_lie_apart_and_a_clone_keeps_them_so() {
-        let offset =
-            |p: &Propagator| super::super::apart::offset(p.back.values().as_ptr(), p.front.values().as_ptr());
-        for (width, at) in [(1024, 2048), (256, 512), (100, super::super::apart::between(0, 0, 100))] {
+        let offset = |p: &Propagator| apart::offset(p.back.values().as_ptr(), p.front.values().as_ptr());
+        for (width, at) in [(1024, 2048), (256, 512), (100, apart::clear_of(&[0], 100))] {
             let grid = Grid::new(width, 8).unwrap();
             let mut p = Propagator::new(&grid, Diffusion::new(0.3, 0.5).unwrap());
             assert_eq!(offset(&p), at, "{width}");
