@@ -191,6 +191,90 @@ mod tests {
         }
     }
 
+    /// Maps mostly of walls, as game levels are (rooms cut in rock): rows whose free cells
+    /// start and end anywhere, rows of walls only, pairs of rows whose free parts differ
+    /// from the pair above's. Random walls (the other tests) leave every chunk of 8 or 16
+    /// cells mixed; these make runs of walls and of open cells, as a kernel that skipped
+    /// walls would meet them (one that ran only the part of each pair of rows holding free
+    /// cells was tried, docs/PERFORMANCE.md, and checked against this test). Steps of a
+    /// propagator (whose buffers may hold values from before a room was walled up), and
+    /// passes into an output of garbage, in bands cut anywhere, give the generic rule's
+    /// bits, clean values and not.
+    #[test]
+    fn maps_mostly_of_walls_give_the_generic_bits() {
+        let specials = [f32::NAN, f32::INFINITY, -1.0, -0.0, 1e-5];
+        for (w, h) in [(16, 6), (64, 40), (100, 37), (256, 64), (530, 21), (48, 300)] {
+            for conn in [Connectivity::Eight, Connectivity::Four] {
+                for d in [Diffusion::new(0.3, 0.5).unwrap(), Diffusion::linear(0.2, 0.8).unwrap()] {
+                    let mut next = xorshift((w * 7919 + h) as u64);
+                    let mut below = |n: usize| (next() % n as u64) as usize;
+                    let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
+                    for i in 0..w * h {
+                        grid.set_blocked(Cell::new(i % w, i / w), true).unwrap();
+                    }
+                    // Rooms of 1 to 40 cells by 1 to 6, anywhere, walled up or cut.
+                    let mut room = |grid: &mut Grid, blocked: bool| {
+                        let (x, y, rw, rh) = (below(w), below(h), 1 + below(40), 1 + below(6));
+                        for cy in y..(y + rh).min(h) {
+                            for cx in x..(x + rw).min(w) {
+                                grid.set_blocked(Cell::new(cx, cy), blocked).unwrap();
+                            }
+                        }
+                    };
+                    for _ in 0..(w * h / 150).max(3) {
+                        room(&mut grid, false);
+                    }
+                    let mut p = Propagator::new(&grid, d);
+                    let mut scratch = Scratch::default();
+                    for round in 0..9 {
+                        let raw = round % 2 == 1;
+                        if round % 3 == 0 {
+                            room(&mut grid, round % 2 == 0);
+                            // Fresh values, with specials among them every other time.
+                            let mut fresh = xorshift(round as u64 + 1);
+                            for v in p.values_mut().values_mut() {
+                                *v = match fresh() % 8 {
+                                    0 if raw => specials[(fresh() % specials.len() as u64) as usize],
+                                    _ => (fresh() % 1000) as f32 / 100.0,
+                                };
+                            }
+                        }
+                        // What the step reads: walls cleared after an edit by hand.
+                        let mut input = crate::Layer::zeros(w * h);
+                        for (i, v) in input.values_mut().iter_mut().enumerate() {
+                            *v = if grid.blocked()[i] { 0.0 } else { p.values().values()[i] };
+                        }
+                        let want = bits(&generic(&grid, input.values(), &d));
+                        // A pass into garbage, in two bands cut at any row.
+                        let cut = round * 7 % (h + 1);
+                        let mut out = vec![9.0; w * h];
+                        let (top, bottom) = out.split_at_mut(cut * w);
+                        for (rows, out) in [(0..cut, top), (cut..h, bottom)] {
+                            let clean = input.values().iter().all(|v| v.is_finite() && v.is_sign_positive());
+                            let pass = Pass {
+                                grid: &grid,
+                                diffusion: &d,
+                                input: input.values(),
+                                rows,
+                                steps: 1,
+                                seeds: &[],
+                                clean,
+                            };
+                            dispatch::run(&pass, out, &mut scratch);
+                        }
+                        assert_eq!(bits(&out), want, "{w}×{h}, {conn:?}, {d:?}, round {round}, a pass");
+                        p.step(&grid, Steps { parallel: raw, ..Steps::default() }).unwrap();
+                        assert_eq!(
+                            bits(p.values().values()),
+                            want,
+                            "{w}×{h}, {conn:?}, {d:?}, round {round}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// Inputs at every offset from a cache line, alternating as a propagator's two buffers
     /// may, on walls that change now and then: each pass gives the generic rule's bits.
     #[test]
