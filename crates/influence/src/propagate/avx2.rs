@@ -934,7 +934,7 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
     out: &mut [f32],
     k: Lanes,
 ) -> usize {
-    let Band { input, width: w, height: h, rows: (start, end), walls, first, len, zeros, none } = *b;
+    let Band { input, width: w, height: h, rows: (start, end), walls, first, len, zeros, none, .. } = *b;
     // What `Band::around` and `Rows::two` check of each row, for all the rows read.
     assert!(w >= 8 && start <= end && end <= h && input.len() == w * h, "rows of the grid");
     assert!(out.len() == (end - start) * w && zeros.len() == w, "rows of the grid's width");

@@ -188,7 +188,7 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal, $clean:literal) => {
                 pair::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE, $clean, false>(
-                    Rows { values: rows, walls, squares, out: dst, ahead, ends: Ends::new(w) },
+                    Rows { values: rows, walls, squares, out: dst, ahead, stride: w, ends: Ends::new(w) },
                     None,
                     Lanes::new(k),
                 )

@@ -80,7 +80,7 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
     let Scratch { values, kept, halo, kept_at, .. } = scratch;
     // Wall data of the rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
-    let (walls, _, none) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
+    let (walls, _, none, _) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
     let len = kernel.mask_len(w);
     let mask = |y: Option<usize>| y.filter(|&y| y < h).map_or(none, |y| &walls[(y - first) * len..][..len]);
     let (above, below) = halo.split_at(w);

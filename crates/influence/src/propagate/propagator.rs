@@ -9,7 +9,7 @@ use super::in_place::InPlace;
 use super::seed::{self, Seed};
 use crate::error::Error;
 use crate::layer::Layer;
-use crate::space::{Grid, Space};
+use crate::space::{Grid, Space, WallsTag};
 
 /// What one [`Propagator::step`] call does: how many steps, the seeds written before each,
 /// a budget of cells that slices a step over several calls, and whether the rows are shared
@@ -120,6 +120,11 @@ pub struct Propagator {
     scratch: Vec<Scratch>,
     /// The walkable seeds of fused steps, sorted by cell.
     sorted: Vec<Seed>,
+    /// The walls for which every blocked cell of the front and of the back buffer is known
+    /// to hold +0, if any: a step into the back buffer on those walls may leave runs of
+    /// them unwritten ([`Pass::zeroed`]). Known after a step writes the buffer (the rule
+    /// writes +0 in walls) or `begin` clears the front's walls; anything else forgets it.
+    zeroed: [Option<WallsTag>; 2],
 }
 
 /// A layer of `len` zeros whose first value lies `at` bytes (mod 4 KiB, whole cache lines)
@@ -144,6 +149,7 @@ impl Clone for Propagator {
             bound: self.bound,
             scratch: self.scratch.clone(),
             sorted: self.sorted.clone(),
+            zeroed: self.zeroed,
         }
     }
 }
@@ -164,6 +170,7 @@ impl Propagator {
             bound: Bound::Clean(0.0),
             scratch: Vec::new(),
             sorted: Vec::new(),
+            zeroed: [None; 2],
         }
     }
 
@@ -204,6 +211,7 @@ impl Propagator {
     /// ```
     pub fn values_mut(&mut self) -> &mut Layer {
         self.dirty = true;
+        self.zeroed[0] = None;
         &mut self.front
     }
 
@@ -239,6 +247,7 @@ impl Propagator {
         self.cursor = 0;
         self.dirty = false;
         self.bound = Bound::Clean(0.0);
+        self.zeroed = [None; 2];
     }
 
     /// Whether a sliced step has started and not finished.
@@ -328,6 +337,8 @@ impl Propagator {
     /// rows with the row-wise kernel and the ends of part-done rows with the generic rule.
     fn cells<S: Space>(&mut self, space: &S, end: usize) {
         self.begin(space);
+        // Written in pieces, perhaps on other spaces: nothing is known of its walls after.
+        self.zeroed[1] = None;
         let start = self.cursor;
         let Some(grid) = space.as_grid() else {
             generic_cells(space, self.front.values(), self.back.values_mut(), &self.diffusion, start..end);
@@ -346,6 +357,7 @@ impl Propagator {
                 steps: 1,
                 seeds: &[],
                 clean: false,
+                zeroed: false,
             };
             if self.scratch.is_empty() {
                 self.scratch.push(Scratch::default());
@@ -401,11 +413,13 @@ impl Propagator {
             };
             let diffusion = &self.diffusion;
             let sorted = &self.sorted;
+            let tag = Some(grid.walls_tag());
+            let zeroed = !in_place && self.zeroed[1] == tag;
             let run = |(i, (out, scratch)): (usize, (&mut [f32], &mut Scratch))| {
                 let rows = i * band..i * band + out.len() / w;
                 match input {
                     Some(input) => {
-                        let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted, clean };
+                        let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted, clean, zeroed };
                         dispatch::run(&pass, out, scratch);
                     }
                     None => dispatch::run_in_place(&InPlace { grid, diffusion, rows, clean }, out, scratch),
@@ -420,8 +434,12 @@ impl Propagator {
             }
             #[cfg(not(feature = "rayon"))]
             out.chunks_mut(band * w).zip(self.scratch.iter_mut()).enumerate().for_each(run);
-            if !in_place {
+            // The pass wrote +0 in every wall of its output.
+            if in_place {
+                self.zeroed[0] = tag;
+            } else {
                 std::mem::swap(&mut self.front, &mut self.back);
+                self.zeroed = [tag, self.zeroed[0]];
             }
             left -= steps;
         }
@@ -442,6 +460,7 @@ impl Propagator {
         match space.as_grid() {
             Some(grid) if self.dirty || self.bound.wants_scan() => {
                 self.bound = Bound::of_cleared(values, grid.blocked());
+                self.zeroed[0] = Some(grid.walls_tag());
             }
             None if self.dirty => {
                 for (i, v) in values.iter_mut().enumerate() {
@@ -464,6 +483,7 @@ impl Propagator {
             return false;
         }
         std::mem::swap(&mut self.front, &mut self.back);
+        self.zeroed.swap(0, 1);
         self.cursor = 0;
         true
     }

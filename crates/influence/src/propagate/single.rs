@@ -33,7 +33,7 @@ impl KeptWalls {
         layout: usize,
         grid: &Grid,
         rows: Range<usize>,
-    ) -> (&[u32], &[f32], &[u32]) {
+    ) -> (&[u32], &[f32], &[u32], bool) {
         let w = grid.width();
         // The tag names the grid's walls, and with them its size.
         let key = Some(([layout, rows.start, rows.end], grid.walls_tag()));
@@ -54,8 +54,9 @@ impl KeptWalls {
             slot.zeros.resize(w, 0.0);
             slot.none.clear();
             slot.none.resize(len, 0);
+            slot.walled = super::fused::runs_of_walls(grid);
         }
-        (&slot.data, &slot.zeros, &slot.none)
+        (&slot.data, &slot.zeros, &slot.none, slot.walled)
     }
 }
 
@@ -69,7 +70,7 @@ pub(super) fn single<K: RowKernel>(
     out: &mut [f32],
     kept: &mut KeptWalls,
 ) -> bool {
-    let Pass { grid, diffusion, input, ref rows, steps, seeds: _, clean } = *pass;
+    let Pass { grid, diffusion, input, ref rows, steps, seeds: _, clean, zeroed } = *pass;
     let Some(layout) = kernel.layout() else { return false };
     if steps != 1 || input.len() > KEEP_CELLS || rows.is_empty() {
         return false;
@@ -78,10 +79,21 @@ pub(super) fn single<K: RowKernel>(
     let k = &kernel.coefs(grid, diffusion, clean);
     // Wall data of the output rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
-    let (walls, zeros, none) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
+    let (walls, zeros, none, walled) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
     let len = kernel.mask_len(w);
-    let band =
-        Band { input, width: w, height: h, rows: (rows.start, rows.end), walls, first, len, zeros, none };
+    let band = Band {
+        input,
+        width: w,
+        height: h,
+        rows: (rows.start, rows.end),
+        walls,
+        first,
+        len,
+        zeros,
+        none,
+        walled,
+        zeroed,
+    };
     kernel.band(&band, out, k);
     true
 }
@@ -245,9 +257,12 @@ mod tests {
                             *v = if grid.blocked()[i] { 0.0 } else { p.values().values()[i] };
                         }
                         let want = bits(&generic(&grid, input.values(), &d));
-                        // A pass into garbage, in two bands cut at any row.
+                        // A pass into garbage, in two bands cut at any row; every other
+                        // time with +0 in the walls, which the pass is then told.
                         let cut = round * 7 % (h + 1);
-                        let mut out = vec![9.0; w * h];
+                        let zeroed = round % 2 == 0;
+                        let mut out: Vec<f32> =
+                            (0..w * h).map(|i| if zeroed && grid.blocked()[i] { 0.0 } else { 9.0 }).collect();
                         let (top, bottom) = out.split_at_mut(cut * w);
                         for (rows, out) in [(0..cut, top), (cut..h, bottom)] {
                             let clean = input.values().iter().all(|v| v.is_finite() && v.is_sign_positive());
@@ -259,6 +274,7 @@ mod tests {
                                 steps: 1,
                                 seeds: &[],
                                 clean,
+                                zeroed,
                             };
                             dispatch::run(&pass, out, &mut scratch);
                         }
@@ -303,8 +319,16 @@ mod tests {
                     let input = &buffer[offset..][..w * h];
                     // The values are clean: the kernel may be told so, or not.
                     let clean = round % 2 == 0;
-                    let pass =
-                        Pass { grid: &grid, diffusion: &d, input, rows: 0..h, steps: 1, seeds: &[], clean };
+                    let pass = Pass {
+                        grid: &grid,
+                        diffusion: &d,
+                        input,
+                        rows: 0..h,
+                        steps: 1,
+                        seeds: &[],
+                        clean,
+                        zeroed: false,
+                    };
                     let mut out = vec![9.0; w * h];
                     dispatch::run(&pass, &mut out, &mut scratch);
                     assert_eq!(

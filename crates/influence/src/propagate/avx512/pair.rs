@@ -34,11 +34,11 @@ use std::arch::x86_64::{
 use super::super::diffuse::Rule;
 use super::{carry, cleaned, imax, in_order, left, right, settle, start, Lanes, Pending, Settled};
 
-/// A row's chunks from its start: `whole` of 16 cells, then, where the width is not a
-/// multiple of 16, one more of which `lanes` lie inside the row.
+/// The chunks of a row (or of a part of one) `w` cells wide ([`Ends::new`]) from its start:
+/// `whole` of 16 cells, then, where the width is not a multiple of 16, one more of which
+/// `lanes` lie inside the row.
 #[derive(Clone, Copy)]
 pub(super) struct Ends {
-    w: usize,
     whole: usize,
     pub(super) chunks: usize,
     lanes: u16,
@@ -47,14 +47,14 @@ pub(super) struct Ends {
 impl Ends {
     pub(super) fn new(w: usize) -> Self {
         let (whole, rest) = (w / 16, w % 16);
-        Self { w, whole, chunks: whole + usize::from(rest > 0), lanes: (1u16 << rest).wrapping_sub(1) }
+        Self { whole, chunks: whole + usize::from(rest > 0), lanes: (1u16 << rest).wrapping_sub(1) }
     }
 
     /// Chunk `j` of the row at `row`: the lanes inside the row, the rest 0; only the row's
     /// last chunk (`end`) may be partly past it.
     ///
     /// # Safety
-    /// The CPU has AVX-512 F and BW; `row` holds `self.w` cells, `j < self.chunks`, and
+    /// The CPU has AVX-512 F and BW; `row` holds the cells `self` was made for, `j < self.chunks`, and
     /// `end` when `j` is the last.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
@@ -94,7 +94,7 @@ impl Ends {
     /// As [`load`](Self::load), `row` writable.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    unsafe fn store(self, row: *mut f32, j: usize, end: bool, new: __m512) {
+    pub(super) unsafe fn store(self, row: *mut f32, j: usize, end: bool, new: __m512) {
         // SAFETY: as in `load`.
         unsafe {
             if !end || j < self.whole {
@@ -106,7 +106,8 @@ impl Ends {
     }
 }
 
-/// The rows a [`pair`] reads and writes, each `ends.w` cells starting a chunk.
+/// The rows a [`pair`] reads and writes, each as many cells as `ends` was made for, starting
+/// a chunk.
 #[derive(Clone, Copy)]
 pub(super) struct Rows {
     /// The row above the first, the first, the second and the row below it.
@@ -118,8 +119,9 @@ pub(super) struct Rows {
     /// The first and second rows written, and with `SAVE` the row the second's values are
     /// saved to.
     pub(super) out: [*mut f32; 3],
-    /// A row asked for ahead with `PREFETCH`, and the row after it.
+    /// A row asked for ahead with `PREFETCH`, and the row `stride` cells after it.
     pub(super) ahead: *const f32,
+    pub(super) stride: usize,
     pub(super) ends: Ends,
 }
 
@@ -146,6 +148,12 @@ impl Ring {
         let span = 16 * ends.chunks;
         let cells = std::mem::size_of::<RingSpace>() / 4;
         (2 * span <= cells).then(|| Self { at: space.as_mut_ptr().cast(), span })
+    }
+
+    /// The same ring from chunk `j` on: for rows that start `16 j` cells into the rows it
+    /// was made for, and lie within them.
+    pub(super) fn from(self, j: usize) -> Self {
+        Self { at: self.at.wrapping_add(16 * j), ..self }
     }
 
     /// Chunk `j` of both rows, as the last pair wrote them.
@@ -224,9 +232,9 @@ pub(super) unsafe fn pair<
     ring: Option<Ring>,
     k: Lanes,
 ) {
-    let Rows { values, walls, squares, out: [first, second, save], ahead, ends } = p;
+    let Rows { values, walls, squares, out: [first, second, save], ahead, stride, ends } = p;
     debug_assert!(!HELD || ring.is_some(), "spans held in a ring");
-    let (w, dst) = (ends.w, [first, second]);
+    let dst = [first, second];
     let zero = _mm512_setzero_ps();
     let clean = cleaned::<EIGHT, CLEAN>;
     let load = |j: usize, end: bool| {
@@ -291,7 +299,7 @@ pub(super) unsafe fn pair<
         if PREFETCH {
             // A prefetch is only a hint: it reads nothing and cannot fault.
             _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(16 * j).cast());
-            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(16 * j + w).cast());
+            _mm_prefetch::<_MM_HINT_T0>(ahead.wrapping_add(16 * j + stride).cast());
         }
         let (own, squares) = bits(j);
         let (pending, sources, passed) =
