@@ -206,10 +206,12 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         // SAFETY: the kernel exists only on CPUs with AVX2; each row's wall data is
         // `mask_len` words (asserted above; `Band::around` cuts rows of it).
         unsafe {
-            if clean {
-                band::<R, EIGHT, true>(b, out, k);
+            if clean && b.walled {
+                band::<R, EIGHT, true, true>(b, out, k);
+            } else if clean {
+                band::<R, EIGHT, true, false>(b, out, k);
             } else {
-                band::<R, EIGHT, false>(b, out, k);
+                band::<R, EIGHT, false, false>(b, out, k);
             }
         }
     }
@@ -886,23 +888,33 @@ unsafe fn hinted<R: Rule, const EIGHT: bool, const READ: bool, const WRITE: bool
 }
 
 /// The rows of a single step ([`Band`]) in one function: with `CLEAN`, two at a time
-/// ([`pairs`]); else, and for a last odd row, one at a time.
+/// ([`pairs`]), and with `WALLED` (a map with runs of walls, [`Band::walled`]) only the
+/// parts of each pair with free cells ([`parts`]); else, and for a last odd row, one at a
+/// time. Each choice is a function of its own: the loop over the pairs of other maps keeps
+/// its registers (with both in one, the 4-neighbour step at 256² took 0.163 ns a cell
+/// against 0.149).
 ///
 /// # Safety
 /// The CPU has AVX2; `b.len` is [`Avx2::mask_len`] of the width; with `CLEAN`, the
 /// values are clean and, with 8 neighbours, the spans hold.
 #[target_feature(enable = "avx2")]
-unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out: &mut [f32], k: &Coefs) {
+unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool, const WALLED: bool>(
+    b: &Band<'_>,
+    out: &mut [f32],
+    k: &Coefs,
+) {
     let lanes_k = Lanes::new(k);
     let (w, (start, end)) = (b.width, b.rows);
     let mut y = start;
     if CLEAN && w >= 8 {
         // SAFETY: as the caller promised.
         y = unsafe {
-            if prefetched(b.input.len()) {
-                pairs::<R, EIGHT, true>(b, out, lanes_k)
+            if WALLED {
+                pairs::<R, EIGHT, false, true>(b, out, lanes_k)
+            } else if prefetched(b.input.len()) {
+                pairs::<R, EIGHT, true, false>(b, out, lanes_k)
             } else {
-                pairs::<R, EIGHT, false>(b, out, lanes_k)
+                pairs::<R, EIGHT, false, false>(b, out, lanes_k)
             }
         };
     }
@@ -929,7 +941,7 @@ unsafe fn band<R: Rule, const EIGHT: bool, const CLEAN: bool>(b: &Band<'_>, out:
 /// # Panics
 /// If the band's rows or wall data are not the grid's, or `out` not its rows.
 #[inline(always)]
-unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
+unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool, const WALLED: bool>(
     b: &Band<'_>,
     out: &mut [f32],
     k: Lanes,
@@ -971,7 +983,9 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
         // with its wall data (checked above); the ring, if any, is `w` cells of the stack,
         // read only where the pair above wrote it.
         unsafe {
-            if ring.is_null() {
+            if WALLED {
+                parts::<R, EIGHT>(rows, dst, ring, y > start, b.zeroed, k);
+            } else if ring.is_null() {
                 Pair::<R, EIGHT, false, false, false, PREFETCH>::run(rows, dst, ring, extra, k);
             } else if y > start {
                 Pair::<R, EIGHT, true, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
@@ -987,6 +1001,85 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
 
 /// The widest row whose boundaries a single step passes down (a row, 8 KiB of stack).
 const RING: usize = 2048;
+
+/// One pair of clean rows (`rows`, into `dst`; with `ring` non-null, a row of at most
+/// [`RING`] cells passing boundaries between pairs) on a map with runs of walls: only its
+/// parts with free cells in either row, from chunks of 8 cells, a part ending at a run of
+/// two chunks of walls or more; +0 in the rest, unless they hold it already (`zeroed`).
+/// A part's neighbours past its ends are walls in both its rows, which hold +0 (clean
+/// values): the zeros [`Pair`] shifts in there are those values, and the squares there are
+/// closed, so its boundaries are exact too. With `held`, a part reads the boundary above
+/// from the ring, which holds the pair above's: where that pair ran no part, its rows are
+/// walls, which close every square the boundary there crosses, so that it is 0, and so is
+/// what the ring holds there (0 from the start, and a pair that ran no part at a column
+/// left 0 there too, as the row below it there is a wall).
+///
+/// # Safety
+/// As [`Pair::run`] for `rows` and `dst` (`rows.w ≥ 8`, values clean, spans holding), with
+/// `ring` null or a row of `rows.w` cells that held 0 in every cell before the first pair;
+/// with `held`, the pair above ran and left its boundaries there; with `zeroed`, every
+/// blocked cell of `dst` holds +0.
+#[inline(always)]
+unsafe fn parts<R: Rule, const EIGHT: bool>(
+    rows: Rows,
+    dst: [*mut f32; 2],
+    ring: *mut f32,
+    held: bool,
+    zeroed: bool,
+    k: Lanes,
+) {
+    let w = rows.w;
+    let chunks = w.div_ceil(8);
+    // SAFETY: a chunk's 8 bytes of free cells lie within a row's wall data, whose pads
+    // (`PAD` bytes) cover a last chunk past the row's end.
+    let free = |c: usize| unsafe {
+        let at = |row: *const u8| row.add(8 * c).cast::<u64>().read_unaligned();
+        at(rows.free[1]) | at(rows.free[2]) != 0
+    };
+    let mut c = 0;
+    while c < chunks {
+        let from = (c..chunks).find(|&c| free(c)).unwrap_or(chunks);
+        let mut to = from;
+        while to < chunks && (free(to) || (to + 1 < chunks && free(to + 1))) {
+            to += 1;
+        }
+        if !zeroed {
+            for row in dst {
+                // SAFETY: cells of the two rows written (`w` each).
+                unsafe {
+                    std::slice::from_raw_parts_mut(row.add(8 * c), (8 * from).min(w) - 8 * c).fill(0.0);
+                };
+            }
+        }
+        if from < chunks {
+            // At least 8 cells, as `Pair` asks: a part of one last, short chunk starts
+            // early, in the walls before it (a part starts the row or follows two chunks
+            // of walls).
+            let x1 = (8 * to).min(w);
+            let x0 = (8 * from).min(x1 - 8);
+            let part = Rows {
+                values: rows.values.map(|row| row.wrapping_add(x0)),
+                free: rows.free.map(|row| row.wrapping_add(x0)),
+                squares: rows.squares.map(|row| row.wrapping_add(x0)),
+                w: x1 - x0,
+            };
+            let out = dst.map(|row| row.wrapping_add(x0));
+            let carried = ring.wrapping_add(x0);
+            // SAFETY: as the caller promised, for the part's cells and the walls either
+            // side of it (see above); with `held`, the ring holds the part's boundary above.
+            unsafe {
+                if ring.is_null() {
+                    Pair::<R, EIGHT, false, false, false, false>::run(part, out, carried, Extra::none(), k);
+                } else if held {
+                    Pair::<R, EIGHT, true, true, false, false>::run(part, out, carried, Extra::none(), k);
+                } else {
+                    Pair::<R, EIGHT, false, true, false, false>::run(part, out, carried, Extra::none(), k);
+                }
+            }
+        }
+        c = to;
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -1032,7 +1125,7 @@ mod tests {
                 Way::Prefetched if Avx2::<R, EIGHT>::clean(k) && w >= 8 => {
                     // SAFETY: the kernel exists, so the CPU has AVX2; the values are clean
                     // and the spans hold (checked above).
-                    let y = unsafe { pairs::<R, EIGHT, true>(band, out, Lanes::new(k)) };
+                    let y = unsafe { pairs::<R, EIGHT, true, false>(band, out, Lanes::new(k)) };
                     if y < h {
                         let (v, m, _) = band.around(y);
                         kernel.row(v, m, &mut out[y * w..], k, hints);

@@ -61,7 +61,9 @@ pub(super) unsafe fn stream<
     let mut space = std::mem::MaybeUninit::uninit();
     let ring = if pairs { Ring::on(&mut space, ends) } else { None };
     let mut r = 0;
-    if pairs && b.walled {
+    // On maps with runs of walls, pairs with 4 neighbours too: parts of rows, whose calls
+    // a pair shares.
+    if b.walled && (pairs || !EIGHT) {
         let first = Rows {
             values: [here.wrapping_sub(w), here, here.wrapping_add(w), here.wrapping_add(2 * w)],
             walls: [bits.wrapping_sub(stride), bits, bits.wrapping_add(stride)],
@@ -73,7 +75,8 @@ pub(super) unsafe fn stream<
         };
         // SAFETY: the rows of the stream and the row either side are the grid's (asserted
         // above), with their wall data, `stride` 16-bit words a row; `out` holds the
-        // stream's rows; the spans hold (`pairs`); the ring, if any, was made for `ends`.
+        // stream's rows; with 8 neighbours the spans hold (`pairs`); the ring, if any, was
+        // made for `ends`.
         r = unsafe {
             walled::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(first, rows.len(), stride, ring, b.zeroed, k)
         };
@@ -163,7 +166,7 @@ pub(super) unsafe fn stream<
 /// # Safety
 /// The CPU has AVX-512 F and BW; the rows of `first`, and every row `2i` and `2i + 1`
 /// below them for `2i + 1 < n`, are as [`pair`] asks with a row of the grid either side;
-/// the spans hold; the ring, if any, was made for `first.ends`; with `zeroed`, every
+/// with 8 neighbours the spans hold; the ring, if any, was made for `first.ends`; with `zeroed`, every
 /// blocked cell of the rows written holds +0.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
@@ -229,7 +232,7 @@ unsafe fn walled<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
 /// ring with `held`.
 ///
 /// # Safety
-/// As [`pair`] for `whole`, with 8 neighbours and spans that hold, and for the part;
+/// As [`pair`] for `whole` (with 8 neighbours, spans that hold) and for the part;
 /// `chunks` are chunks of the rows; with `held`, the ring holds the spans of the pair
 /// just above for every chunk of them.
 #[inline(always)]
