@@ -52,8 +52,11 @@ use std::arch::x86_64::{
 use std::marker::PhantomData;
 
 use super::diffuse::Rule;
-use super::fused::{self, prefetched, saved_pair, two_rows, Band, Carry, Coefs, Hints, RowKernel, Saved};
+use super::fused::{
+    self, prefetched, saved_pair, two_rows, Band, Carry, Coefs, Hints, Parts, RowKernel, Saved,
+};
 use crate::space::Grid;
+use std::ops::Range;
 
 /// The AVX2 kernel for decay kind `R` and 8 neighbours or 4. A value of it is the proof
 /// that the CPU has AVX2: [`new`](Self::new) is the only way to make one.
@@ -1036,22 +1039,16 @@ unsafe fn parts<R: Rule, const EIGHT: bool>(
         let at = |row: *const u8| row.add(8 * c).cast::<u64>().read_unaligned();
         at(rows.free[1]) | at(rows.free[2]) != 0
     };
-    let mut c = 0;
-    while c < chunks {
-        let from = (c..chunks).find(|&c| free(c)).unwrap_or(chunks);
-        let mut to = from;
-        while to < chunks && (free(to) || (to + 1 < chunks && free(to + 1))) {
-            to += 1;
-        }
+    let mut parts = Parts::new(chunks);
+    while let Some((walls, Range { start: from, end: to })) = parts.next(free) {
         if !zeroed {
+            let (x0, x1) = (8 * walls.start, (8 * walls.end).min(w));
             for row in dst {
                 // SAFETY: cells of the two rows written (`w` each).
-                unsafe {
-                    std::slice::from_raw_parts_mut(row.add(8 * c), (8 * from).min(w) - 8 * c).fill(0.0);
-                };
+                unsafe { std::slice::from_raw_parts_mut(row.add(x0), x1 - x0).fill(0.0) };
             }
         }
-        if from < chunks {
+        if from < to {
             // At least 8 cells, as `Pair` asks: a part of one last, short chunk starts
             // early, in the walls before it (a part starts the row or follows two chunks
             // of walls).
@@ -1077,7 +1074,6 @@ unsafe fn parts<R: Rule, const EIGHT: bool>(
                 }
             }
         }
-        c = to;
     }
 }
 

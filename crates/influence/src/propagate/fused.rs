@@ -245,6 +245,40 @@ pub(super) fn runs_of_walls(grid: &Grid) -> bool {
     8 * walls >= h * (w / 16) && walls > 0
 }
 
+/// The parts a pair of rows of `chunks` chunks runs on a map with runs of walls, in order:
+/// each from a chunk with a free cell in either row to the next run of two chunks with
+/// none, or the row's end (a run of one is run with the part: a part's call costs about
+/// as much as two chunks).
+pub(super) struct Parts {
+    chunks: usize,
+    at: usize,
+}
+
+impl Parts {
+    /// The parts of a row of `chunks` chunks.
+    pub(super) fn new(chunks: usize) -> Self {
+        Self { chunks, at: 0 }
+    }
+
+    /// The next part and the chunks of walls before it, by whether a chunk has a free cell
+    /// (`free`); at the row's end, the walls after the last part and an empty part; then
+    /// `None`.
+    #[inline(always)]
+    pub(super) fn next(&mut self, free: impl Fn(usize) -> bool) -> Option<(Range<usize>, Range<usize>)> {
+        let (at, chunks) = (self.at, self.chunks);
+        if at >= chunks {
+            return None;
+        }
+        let from = (at..chunks).find(|&c| free(c)).unwrap_or(chunks);
+        let mut to = from;
+        while to < chunks && (free(to) || (to + 1 < chunks && free(to + 1))) {
+            to += 1;
+        }
+        self.at = to;
+        Some((at..from, from..to))
+    }
+}
+
 impl<'a> Band<'a> {
     /// The rows of values and of wall data above, at and below row `y`, and the hints for it.
     #[inline(always)]

@@ -7,9 +7,10 @@
 use std::arch::x86_64::{__m512, _mm512_setzero_ps, _mm_prefetch, _MM_HINT_T0};
 
 use super::super::diffuse::Rule;
-use super::super::fused::{Band, Coefs, AHEAD};
+use super::super::fused::{Band, Coefs, Parts, AHEAD};
 use super::pair::{pair, Ends, Ring, Rows};
 use super::{chunk_step, gate_len, in_order, settle, Chunk, Lanes, Settled};
+use std::ops::Range;
 
 /// Rows `rows` of a single step, each a plain loop over its chunks from the row's start
 /// (`q` 0), without the work [`row`](super::row) does at each row's ends: the loads of the
@@ -63,8 +64,11 @@ pub(super) unsafe fn stream<
     let mut r = 0;
     // On maps with runs of walls, pairs with 4 neighbours too: parts of rows, whose calls
     // a pair shares.
-    if b.walled && (pairs || !EIGHT) {
-        let first = Rows {
+    // The pair of rows `r` and `r + 1` of the stream, as `pair` reads and writes them.
+    let pair_rows = |r: usize| {
+        let (here, bits, dst) =
+            (here.wrapping_add(r * w), bits.wrapping_add(r * stride), dst.wrapping_add(r * w));
+        Rows {
             values: [here.wrapping_sub(w), here, here.wrapping_add(w), here.wrapping_add(2 * w)],
             walls: [bits.wrapping_sub(stride), bits, bits.wrapping_add(stride)],
             squares,
@@ -72,13 +76,15 @@ pub(super) unsafe fn stream<
             ahead: here.wrapping_add(AHEAD * w),
             stride: w,
             ends,
-        };
+        }
+    };
+    if b.walled && (pairs || !EIGHT) {
         // SAFETY: the rows of the stream and the row either side are the grid's (asserted
         // above), with their wall data, `stride` 16-bit words a row; `out` holds the
         // stream's rows; with 8 neighbours the spans hold (`pairs`); the ring, if any, was
         // made for `ends`.
         r = unsafe {
-            walled::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(first, rows.len(), stride, ring, b.zeroed, k)
+            walled::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(pair_rows(0), rows.len(), stride, ring, b.zeroed, k)
         };
     }
     while r < rows.len() {
@@ -91,20 +97,10 @@ pub(super) unsafe fn stream<
             // hold (just checked); after the first pair, the ring (made for `ends`) holds
             // the spans of the pair just above.
             unsafe {
-                let (here, bits, dst) = (here.add(r * w), bits.add(r * stride), dst.add(r * w));
-                let pair_rows = Rows {
-                    values: [here.sub(w), here, here.add(w), here.add(2 * w)],
-                    walls: [bits.sub(stride), bits, bits.add(stride)],
-                    squares,
-                    out: [dst, dst.add(w), std::ptr::null_mut()],
-                    ahead: here.wrapping_add(AHEAD * w),
-                    stride: w,
-                    ends,
-                };
                 if r > 0 && ring.is_some() {
-                    pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, true>(pair_rows, ring, k);
+                    pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, true>(pair_rows(r), ring, k);
                 } else {
-                    pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, false>(pair_rows, ring, k);
+                    pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, false>(pair_rows(r), ring, k);
                 }
             }
             r += 2;
@@ -195,22 +191,15 @@ unsafe fn walled<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
         // cells each.
         let free = |j: usize| unsafe { rows.walls[1].add(j).read() | rows.walls[2].add(j).read() } != 0;
         let mut ran = 0u128;
-        let mut j = 0;
-        while j < chunks {
-            let from = (j..chunks).find(|&j| free(j)).unwrap_or(chunks);
-            // A part ends at a run of two chunks of walls or more (a shorter run is run:
-            // a part's call costs about as much as two chunks).
-            let mut to = from;
-            while to < chunks && (free(to) || (to + 1 < chunks && free(to + 1))) {
-                to += 1;
-            }
+        let mut parts = Parts::new(chunks);
+        while let Some((walls, Range { start: from, end: to })) = parts.next(free) {
             if !zeroed {
                 for row in [rows.out[0], rows.out[1]] {
                     // SAFETY: chunks of the two rows written, as the caller promised.
-                    unsafe { zeros(first.ends, row, j..from) };
+                    unsafe { zeros(first.ends, row, walls.clone()) };
                 }
             }
-            if from < chunks {
+            if from < to {
                 let part = if chunks <= 128 { (u128::MAX >> (128 - (to - from))) << from } else { 0 };
                 let take = ring.is_some() && part != 0 && held & part == part;
                 // SAFETY: as the caller promised; the part's chunks hold free cells and the
@@ -219,7 +208,6 @@ unsafe fn walled<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
                 unsafe { part_of::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(rows, from..to, ring, take, k) };
                 ran |= part;
             }
-            j = to;
         }
         held = if ring.is_some() { ran } else { 0 };
         r += 2;
