@@ -247,8 +247,8 @@ pub(super) fn runs_of_walls(grid: &Grid) -> bool {
 
 /// The parts a pair of rows of `chunks` chunks runs on a map with runs of walls, in order:
 /// each from a chunk with a free cell in either row to the next run of two chunks with
-/// none, or the row's end (a run of one is run with the part: a part's call costs about
-/// as much as two chunks).
+/// none, or the row's end (a run of one is run with the part, rather than ending it and
+/// paying for another part's call and ends).
 pub(super) struct Parts {
     chunks: usize,
     at: usize,
