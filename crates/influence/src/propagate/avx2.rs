@@ -988,12 +988,8 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool, const WALLED: 
         unsafe {
             if WALLED {
                 parts::<R, EIGHT>(rows, dst, ring, y > start, b.zeroed, k);
-            } else if ring.is_null() {
-                Pair::<R, EIGHT, false, false, false, PREFETCH>::run(rows, dst, ring, extra, k);
-            } else if y > start {
-                Pair::<R, EIGHT, true, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
             } else {
-                Pair::<R, EIGHT, false, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
+                carrying::<R, EIGHT, PREFETCH>(rows, dst, ring, y > start, extra, k);
             }
         }
         (above, above_data) = (two, d2);
@@ -1004,6 +1000,34 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool, const WALLED: 
 
 /// The widest row whose boundaries a single step passes down (a row, 8 KiB of stack).
 const RING: usize = 2048;
+
+/// [`Pair::run`] of a single step's pair, passing boundaries down `ring` unless it is null:
+/// the pair reads the one above from it where the pair above left it (`held`), and leaves
+/// its own below.
+///
+/// # Safety
+/// As [`Pair::run`]; `ring` is null or a row of `rows.w` cells apart from every other, and
+/// with `held` holds the boundary above the pair.
+#[inline(always)]
+unsafe fn carrying<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
+    rows: Rows,
+    dst: [*mut f32; 2],
+    ring: *mut f32,
+    held: bool,
+    extra: Extra,
+    k: Lanes,
+) {
+    // SAFETY: as the caller promised.
+    unsafe {
+        if ring.is_null() {
+            Pair::<R, EIGHT, false, false, false, PREFETCH>::run(rows, dst, ring, extra, k);
+        } else if held {
+            Pair::<R, EIGHT, true, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
+        } else {
+            Pair::<R, EIGHT, false, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
+        }
+    }
+}
 
 /// One pair of clean rows (`rows`, into `dst`; with `ring` non-null, a row of at most
 /// [`RING`] cells passing boundaries between pairs) on a map with runs of walls: only its
@@ -1061,18 +1085,10 @@ unsafe fn parts<R: Rule, const EIGHT: bool>(
                 w: x1 - x0,
             };
             let out = dst.map(|row| row.wrapping_add(x0));
-            let carried = ring.wrapping_add(x0);
+            let carried = if ring.is_null() { ring } else { ring.wrapping_add(x0) };
             // SAFETY: as the caller promised, for the part's cells and the walls either
             // side of it (see above); with `held`, the ring holds the part's boundary above.
-            unsafe {
-                if ring.is_null() {
-                    Pair::<R, EIGHT, false, false, false, false>::run(part, out, carried, Extra::none(), k);
-                } else if held {
-                    Pair::<R, EIGHT, true, true, false, false>::run(part, out, carried, Extra::none(), k);
-                } else {
-                    Pair::<R, EIGHT, false, true, false, false>::run(part, out, carried, Extra::none(), k);
-                }
-            }
+            unsafe { carrying::<R, EIGHT, false>(part, out, carried, held, Extra::none(), k) };
         }
     }
 }

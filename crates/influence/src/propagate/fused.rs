@@ -228,21 +228,22 @@ pub(super) struct Band<'a> {
     pub zeroed: bool,
 }
 
-/// Whether at least an eighth of `grid`'s runs of 16 cells (from each row's start) are
-/// walls throughout, as in game levels cut from rock (a fifth to three quarters of them on
-/// the Dragon Age maps of `data/maps`, none on a map with a tenth of its cells walled at
-/// random): a kernel may then skip such runs, and elsewhere not look for them.
-pub(super) fn runs_of_walls(grid: &Grid) -> bool {
-    let (w, h) = (grid.width(), grid.height());
+/// Whether at least an eighth of the runs of 16 cells (from each row's start) of `grid`'s
+/// rows `rows` are walls throughout, as in game levels cut from rock (a fifth to three
+/// quarters of them on the Dragon Age maps of `data/maps`, none on a map with a tenth of
+/// its cells walled at random): a kernel may then skip such runs, and elsewhere not look
+/// for them.
+pub(super) fn runs_of_walls(grid: &Grid, rows: Range<usize>) -> bool {
+    let w = grid.width();
     let mut walls = 0;
-    for y in 0..h {
+    for y in rows.clone() {
         for (i, &word) in grid.free_bits(y).iter().enumerate() {
             // The runs inside the row, 16 bits each.
             let runs = (w - 64 * i).min(64) / 16;
             walls += (0..runs).filter(|r| (word >> (16 * r)) as u16 == 0).count();
         }
     }
-    8 * walls >= h * (w / 16) && walls > 0
+    8 * walls >= rows.len() * (w / 16) && walls > 0
 }
 
 /// The parts a pair of rows of `chunks` chunks runs on a map with runs of walls, in order:
@@ -335,7 +336,7 @@ pub(super) fn whole_band<K: RowKernel, T>(
         len,
         zeros: &zeros,
         none: &none,
-        walled: runs_of_walls(grid),
+        walled: runs_of_walls(grid, 0..h),
         zeroed: false,
     })
 }

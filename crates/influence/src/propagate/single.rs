@@ -54,7 +54,7 @@ impl KeptWalls {
             slot.zeros.resize(w, 0.0);
             slot.none.clear();
             slot.none.resize(len, 0);
-            slot.walled = super::fused::runs_of_walls(grid);
+            slot.walled = super::fused::runs_of_walls(grid, rows);
         }
         (&slot.data, &slot.zeros, &slot.none, slot.walled)
     }
@@ -206,12 +206,11 @@ mod tests {
     /// Maps mostly of walls, as game levels are (rooms cut in rock): rows whose free cells
     /// start and end anywhere, rows of walls only, pairs of rows whose free parts differ
     /// from the pair above's. Random walls (the other tests) leave every chunk of 8 or 16
-    /// cells mixed; these make runs of walls and of open cells, as a kernel that skipped
-    /// walls would meet them (one that ran only the part of each pair of rows holding free
-    /// cells was tried, docs/PERFORMANCE.md, and checked against this test). Steps of a
-    /// propagator (whose buffers may hold values from before a room was walled up), and
-    /// passes into an output of garbage, in bands cut anywhere, give the generic rule's
-    /// bits, clean values and not.
+    /// cells mixed; these make runs of walls and of open cells, which the AVX-512 and AVX2
+    /// single steps skip ([`runs_of_walls`](super::super::fused::runs_of_walls)). Steps of
+    /// a propagator (whose buffers may hold values from before a room was walled up), and
+    /// passes into an output of garbage (told or not that its walls hold +0), in bands cut
+    /// anywhere, give the generic rule's bits, clean values and not.
     #[test]
     fn maps_mostly_of_walls_give_the_generic_bits() {
         let specials = [f32::NAN, f32::INFINITY, -1.0, -0.0, 1e-5];

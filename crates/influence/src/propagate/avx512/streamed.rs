@@ -62,8 +62,6 @@ pub(super) unsafe fn stream<
     let mut space = std::mem::MaybeUninit::uninit();
     let ring = if pairs { Ring::on(&mut space, ends) } else { None };
     let mut r = 0;
-    // On maps with runs of walls, pairs with 4 neighbours too: parts of rows, whose calls
-    // a pair shares.
     // The pair of rows `r` and `r + 1` of the stream, as `pair` reads and writes them.
     let pair_rows = |r: usize| {
         let (here, bits, dst) =
@@ -78,14 +76,13 @@ pub(super) unsafe fn stream<
             ends,
         }
     };
+    // On maps with runs of walls, pairs with 4 neighbours too: parts of rows, whose calls
+    // a pair shares.
     if b.walled && (pairs || !EIGHT) {
         // SAFETY: the rows of the stream and the row either side are the grid's (asserted
-        // above), with their wall data, `stride` 16-bit words a row; `out` holds the
-        // stream's rows; with 8 neighbours the spans hold (`pairs`); the ring, if any, was
-        // made for `ends`.
-        r = unsafe {
-            walled::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(pair_rows(0), rows.len(), stride, ring, b.zeroed, k)
-        };
+        // above), with their wall data; `out` holds the stream's rows; with 8 neighbours
+        // the spans hold (`pairs`); the ring, if any, was made for `ends`.
+        r = unsafe { walled::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(pair_rows, rows.len(), ring, b.zeroed, k) };
     }
     while r < rows.len() {
         // Two rows at a time with 8 neighbours; with 4, where a row shares less with the
@@ -96,13 +93,7 @@ pub(super) unsafe fn stream<
             // above's in `b.walls` (asserted above), and their cells in `out`; the spans
             // hold (just checked); after the first pair, the ring (made for `ends`) holds
             // the spans of the pair just above.
-            unsafe {
-                if r > 0 && ring.is_some() {
-                    pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, true>(pair_rows(r), ring, k);
-                } else {
-                    pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, false>(pair_rows(r), ring, k);
-                }
-            }
+            unsafe { holding::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(pair_rows(r), ring, r > 0, k) };
             r += 2;
             continue;
         }
@@ -142,8 +133,8 @@ pub(super) unsafe fn stream<
     }
 }
 
-/// The pairs of `n` rows from `first` (the first pair's [`Rows`], whole rows; `stride`
-/// 16-bit words of wall data a row) on a map with runs of walls ([`Band::walled`]): each
+/// The pairs of `n` rows (pair `r` of them, whole rows, as `pair_rows(r)` gives them) on a
+/// map with runs of walls ([`Band::walled`]): each
 /// pair runs only its parts with free cells in either row ([`part_of`]), and writes +0 in
 /// the rest unless they hold +0 already (`zeroed`, [`Band::zeroed`]). Returns the first
 /// row not written (`n`, or `n − 1` when `n` is odd). On an Intel Xeon core (AVX-512),
@@ -160,33 +151,26 @@ pub(super) unsafe fn stream<
 /// through an open square, which the cell closes otherwise.
 ///
 /// # Safety
-/// The CPU has AVX-512 F and BW; the rows of `first`, and every row `2i` and `2i + 1`
-/// below them for `2i + 1 < n`, are as [`pair`] asks with a row of the grid either side;
-/// with 8 neighbours the spans hold; the ring, if any, was made for `first.ends`; with `zeroed`, every
-/// blocked cell of the rows written holds +0.
+/// The CPU has AVX-512 F and BW; `pair_rows(r)` for every even `r` with `r + 1 < n` are
+/// rows as [`pair`] asks, whole rows of the grid, with a row of it either side and the same
+/// `ends`; with 8 neighbours the spans hold; the ring, if any, was made for those `ends`;
+/// with `zeroed`, every blocked cell of the rows written holds +0.
 #[inline(never)]
 #[target_feature(enable = "avx512f,avx512bw")]
 unsafe fn walled<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: bool, const CLEAN: bool>(
-    first: Rows,
+    pair_rows: impl Fn(usize) -> Rows,
     n: usize,
-    stride: usize,
     ring: Option<Ring>,
     zeroed: bool,
     k: Lanes,
 ) -> usize {
-    let (w, chunks) = (first.stride, first.ends.chunks);
     // The chunks the pair above ran, where the ring holds its spans (a ring's rows are at
     // most 2048 cells, 128 chunks).
     let mut held = 0u128;
     let mut r = 0;
     while r + 1 < n {
-        let rows = Rows {
-            values: first.values.map(|row| row.wrapping_add(r * w)),
-            walls: first.walls.map(|row| row.wrapping_add(r * stride)),
-            out: first.out.map(|row| row.wrapping_add(r * w)),
-            ahead: first.ahead.wrapping_add(r * w),
-            ..first
-        };
+        let rows = pair_rows(r);
+        let chunks = rows.ends.chunks;
         // SAFETY: as the caller promised, the two rows' wall data, `chunks` words of free
         // cells each.
         let free = |j: usize| unsafe { rows.walls[1].add(j).read() | rows.walls[2].add(j).read() } != 0;
@@ -196,7 +180,7 @@ unsafe fn walled<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: 
             if !zeroed {
                 for row in [rows.out[0], rows.out[1]] {
                     // SAFETY: chunks of the two rows written, as the caller promised.
-                    unsafe { zeros(first.ends, row, walls.clone()) };
+                    unsafe { zeros(rows.ends, row, walls.clone()) };
                 }
             }
             if from < to {
@@ -243,8 +227,25 @@ unsafe fn part_of<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH:
     };
     let ring = ring.map(|ring| ring.from(from));
     // SAFETY: as the caller promised.
+    unsafe { holding::<R, EIGHT, FLOOR, PREFETCH, CLEAN>(rows, ring, held, k) };
+}
+
+/// [`pair`] of a single step's pair, taking the spans the pair above left in the ring where
+/// there is one and `held`.
+///
+/// # Safety
+/// As [`pair`]; with a ring and `held`, it holds the spans of the pair just above for
+/// every chunk of `rows`.
+#[inline(always)]
+unsafe fn holding<R: Rule, const EIGHT: bool, const FLOOR: bool, const PREFETCH: bool, const CLEAN: bool>(
+    rows: Rows,
+    ring: Option<Ring>,
+    held: bool,
+    k: Lanes,
+) {
+    // SAFETY: as the caller promised.
     unsafe {
-        if held {
+        if held && ring.is_some() {
             pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, true>(rows, ring, k);
         } else {
             pair::<R, EIGHT, FLOOR, PREFETCH, false, false, CLEAN, false>(rows, ring, k);
