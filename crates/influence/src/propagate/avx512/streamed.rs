@@ -63,7 +63,7 @@ pub(super) unsafe fn stream<
     let ring = if pairs { Ring::on(&mut space, ends) } else { None };
     let mut r = 0;
     // The pair of rows `r` and `r + 1` of the stream, as `pair` reads and writes them.
-    let pair_rows = |r: usize| {
+    let pair_rows = move |r: usize| {
         let (here, bits, dst) =
             (here.wrapping_add(r * w), bits.wrapping_add(r * stride), dst.wrapping_add(r * w));
         Rows {
