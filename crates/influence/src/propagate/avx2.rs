@@ -178,7 +178,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         if !Self::clean(k) || w < 8 {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
-        let Saved { kept, second } = saved;
+        let Saved { kept, second, .. } = saved;
         assert!(rows[1].len() == w && second.len() == w, "rows of one width");
         let [one, two] = rows;
         let mut rows_in = Rows::two([above, one, two, below], masks, w, self.mask_len(w));

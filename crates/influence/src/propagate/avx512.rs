@@ -157,7 +157,9 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
     /// [`pair::pair`] over the four rows `rows` into the two rows `dst[..2]` (and with
     /// `SAVE`, the second middle row's values into `dst[2]`), with the choices it is compiled
     /// for made from `k` and `hints`: [`RowKernel::pair`] and
-    /// [`RowKernel::pair_in_place`] both end here.
+    /// [`RowKernel::pair_in_place`] both end here. With `SAVE` and `skip` (on maps with runs
+    /// of walls), only the pair's parts with free cells run ([`streamed::parts`]), and the
+    /// runs of walls are written as +0 unless `skip` says they hold +0 already.
     ///
     /// # Safety
     /// The CPU has AVX-512 F and BW (the kernel's value proves it), `q` is 0, the
@@ -168,6 +170,7 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
     /// If the wall data of the first three rows is not [`mask_len`](RowKernel::mask_len)
     /// words, or with `SAVE`, if `hints` asks to write past the caches.
     #[inline(always)]
+    #[expect(clippy::too_many_arguments, reason = "rows as pointers, which alias in place, and their width")]
     unsafe fn streamed<const SAVE: bool>(
         &self,
         rows: [*const f32; 4],
@@ -176,6 +179,7 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
         w: usize,
         k: &Coefs,
         hints: Hints,
+        skip: Option<bool>,
     ) {
         let len = self.mask_len(w);
         assert!(masks[..3].iter().all(|m| m.len() == len), "wall data of the rows' width");
@@ -185,13 +189,23 @@ impl<R: Rule, const EIGHT: bool> Avx512<R, EIGHT> {
         let walls = [masks[0].as_ptr().cast::<u16>(), masks[1].as_ptr().cast(), masks[2].as_ptr().cast()];
         // The open squares follow the free cells' bit row (see `fill`), in 16-bit words.
         let squares = self.gate_len(w) / 16;
+        let p = Rows { values: rows, walls, squares, out: dst, ahead, stride: w, ends: Ends::new(w) };
         macro_rules! run {
             ($floor:literal, $stream:literal, $prefetch:literal, $clean:literal) => {
-                pair::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE, $clean, false>(
-                    Rows { values: rows, walls, squares, out: dst, ahead, stride: w, ends: Ends::new(w) },
-                    None,
-                    Lanes::new(k),
-                )
+                match skip {
+                    Some(zeroed) if SAVE && !$stream => {
+                        streamed::saved_parts::<R, EIGHT, $floor, $prefetch, $clean>(
+                            p,
+                            zeroed,
+                            Lanes::new(k),
+                        );
+                    }
+                    _ => pair::pair::<R, EIGHT, $floor, $prefetch, $stream, SAVE, $clean, false>(
+                        p,
+                        None,
+                        Lanes::new(k),
+                    ),
+                }
             };
         }
         // SAFETY: the caller promised the CPU and the rows; the wall data is `mask_len`
@@ -280,7 +294,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the four rows read
         // and the two written (borrowed apart from them) are `w` cells (asserted above);
         // with 8 neighbours the spans hold (`pairs`, checked above).
-        unsafe { self.streamed::<false>(rows, masks, dst, w, k, hints) }
+        unsafe { self.streamed::<false>(rows, masks, dst, w, k, hints, None) }
     }
 
     /// Where [`pairs`](Self::pairs), [`pair`](pair::pair) reading the two rows it writes
@@ -311,8 +325,9 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx512<R, EIGHT> {
         // SAFETY: the kernel exists only on CPUs with AVX-512 F and BW; the rows are `w`
         // cells (asserted above), the two written being the two middle ones read, and the
         // saved row, borrowed apart from them, `w` cells too; with 8 neighbours the spans
-        // hold (`pairs`, checked above).
-        unsafe { self.streamed::<true>(src, masks, dst, w, k, hints) }
+        // hold (`pairs`, checked above); with `walled`, the rows are a step's, so the
+        // blocked cells of the second hold at most 0.
+        unsafe { self.streamed::<true>(src, masks, dst, w, k, hints, saved.walled.then_some(saved.zeroed)) }
     }
 
     /// The rows of a single step in one loop ([`band`]), the choices [`row`] is compiled for

@@ -135,6 +135,11 @@ pub(super) struct Saved<'a> {
     pub kept: Carry<'a>,
     /// The second row's old values, left for the pair below.
     pub second: &'a mut [f32],
+    /// Whether the band has runs of walls ([`runs_of_walls`]), which a kernel may skip.
+    pub walled: bool,
+    /// Whether every blocked cell of the two rows holds +0 already, so that a kernel
+    /// skipping walls need not write them.
+    pub zeroed: bool,
 }
 
 /// [`RowKernel::pair_in_place`] as copies of the two rows (into the kept row and
@@ -149,7 +154,7 @@ pub(super) fn saved_pair<K: RowKernel>(
     k: &Coefs,
     hints: Hints,
 ) {
-    let Saved { kept: Carry { row: first, .. }, second } = saved;
+    let Saved { kept: Carry { row: first, .. }, second, .. } = saved;
     first.copy_from_slice(one);
     second.copy_from_slice(two);
     kernel.pair([above, first, second, below], masks, [one, two], None, k, hints);

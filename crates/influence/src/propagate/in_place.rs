@@ -62,6 +62,8 @@ pub(super) struct InPlace<'a> {
     /// Every value of the map is finite and at least +0 (see
     /// [`Coefs::clean`](super::fused::Coefs::clean)).
     pub clean: bool,
+    /// Every blocked cell of the map holds +0.
+    pub zeroed: bool,
 }
 
 /// The step `step` of its rows, held in `band`, written over them with `kernel`, whose wall
@@ -72,7 +74,7 @@ pub(super) struct InPlace<'a> {
 /// If the kernel's wall data is not compact, or `band` does not hold the rows.
 #[inline(always)]
 pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [f32], scratch: &mut Scratch) {
-    let InPlace { grid, diffusion, ref rows, clean } = *step;
+    let InPlace { grid, diffusion, ref rows, clean, zeroed } = *step;
     let (w, h) = (grid.width(), grid.height());
     assert!(rows.end <= h && band.len() == rows.len() * w && scratch.halo.len() == 2 * w, "a band's rows");
     let layout = kernel.layout().expect("compact wall data");
@@ -80,7 +82,7 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
     let Scratch { values, kept, halo, kept_at, .. } = scratch;
     // Wall data of the rows and the row either side (within the grid).
     let first = rows.start.saturating_sub(1);
-    let (walls, _, none, _) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
+    let (walls, _, none, walled) = kept.get(kernel, layout, grid, first..(rows.end + 1).min(h));
     let len = kernel.mask_len(w);
     let mask = |y: Option<usize>| y.filter(|&y| y < h).map_or(none, |y| &walls[(y - first) * len..][..len]);
     let (above, below) = halo.split_at(w);
@@ -123,7 +125,7 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
         if n == 2 {
             let (one, two) = out.split_at_mut(w);
             let masks = [mask(y.checked_sub(1)), mask(Some(y)), mask(Some(y + 1)), mask(Some(y + 2))];
-            let saved = Saved { kept: Carry { row: kept, carried: i > 0 }, second };
+            let saved = Saved { kept: Carry { row: kept, carried: i > 0 }, second, walled, zeroed };
             kernel.pair_in_place([upper, lower], [one, two], saved, masks, k, hints);
         } else {
             kept.copy_from_slice(out);
@@ -198,7 +200,7 @@ mod tests {
                         }
                         for (i, (rows, s)) in values.chunks_mut(band * w).zip(&mut scratch).enumerate() {
                             let r = i * band..i * band + rows.len() / w;
-                            let step = InPlace { grid: &grid, diffusion: &d, rows: r, clean };
+                            let step = InPlace { grid: &grid, diffusion: &d, rows: r, clean, zeroed: false };
                             dispatch::run_in_place(&step, rows, s);
                         }
                         let what = format!("{w}×{h}, {conn:?}, {d:?}, bands of {band}, clean {clean}");

@@ -414,7 +414,8 @@ impl Propagator {
             let diffusion = &self.diffusion;
             let sorted = &self.sorted;
             let tag = Some(grid.walls_tag());
-            let zeroed = !in_place && self.zeroed[1] == tag;
+            // Whether the walls of what the pass writes hold +0 already.
+            let zeroed = self.zeroed[usize::from(!in_place)] == tag;
             let run = |(i, (out, scratch)): (usize, (&mut [f32], &mut Scratch))| {
                 let rows = i * band..i * band + out.len() / w;
                 match input {
@@ -422,7 +423,11 @@ impl Propagator {
                         let pass = Pass { grid, diffusion, input, rows, steps, seeds: sorted, clean, zeroed };
                         dispatch::run(&pass, out, scratch);
                     }
-                    None => dispatch::run_in_place(&InPlace { grid, diffusion, rows, clean }, out, scratch),
+                    None => dispatch::run_in_place(
+                        &InPlace { grid, diffusion, rows, clean, zeroed },
+                        out,
+                        scratch,
+                    ),
                 }
             };
             #[cfg(feature = "rayon")]

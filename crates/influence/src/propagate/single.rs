@@ -103,6 +103,7 @@ mod tests {
     use super::super::diffuse::{generic_step as generic, Diffusion};
     use super::super::dispatch;
     use super::super::fused::{Pass, Scratch};
+    use super::super::in_place::InPlace;
     use super::super::{Propagator, Steps};
     use crate::space::{Connectivity, Grid, Space};
     use crate::test_rng::xorshift;
@@ -278,6 +279,29 @@ mod tests {
                             dispatch::run(&pass, out, &mut scratch);
                         }
                         assert_eq!(bits(&out), want, "{w}×{h}, {conn:?}, {d:?}, round {round}, a pass");
+                        // A step in place (where the kernels take one), in the same two
+                        // bands, the map's walls +0 and told so, or −1.
+                        if crate::simd::avx512() || crate::simd::avx2() {
+                            // On a cache line, so that rows of widths a multiple of 16
+                            // run in pairs too.
+                            let mut layer = crate::Layer::zeros(w * h);
+                            for (i, v) in layer.values_mut().iter_mut().enumerate() {
+                                *v = if grid.blocked()[i] && !zeroed { -1.0 } else { input.values()[i] };
+                            }
+                            let map = layer.values_mut();
+                            let clean = map.iter().all(|v| v.is_finite() && v.is_sign_positive());
+                            let bands = [0..cut, cut..h];
+                            let mut scratch = [Scratch::default(), Scratch::default()];
+                            for (rows, s) in bands.iter().zip(&mut scratch) {
+                                s.save_halo(map, w, h, rows);
+                            }
+                            let (top, bottom) = map.split_at_mut(cut * w);
+                            for ((rows, band), s) in bands.into_iter().zip([top, bottom]).zip(&mut scratch) {
+                                let step = InPlace { grid: &grid, diffusion: &d, rows, clean, zeroed };
+                                dispatch::run_in_place(&step, band, s);
+                            }
+                            assert_eq!(bits(map), want, "{w}×{h}, {conn:?}, {d:?}, round {round}, in place");
+                        }
                         p.step(&grid, Steps { parallel: raw, ..Steps::default() }).unwrap();
                         assert_eq!(
                             bits(p.values().values()),
