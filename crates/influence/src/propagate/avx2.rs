@@ -178,7 +178,7 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         if !Self::clean(k) || w < 8 {
             return saved_pair(self, [above, below], rows, saved, masks, k, hints);
         }
-        let Saved { kept, second, .. } = saved;
+        let Saved { kept, second, walled, zeroed } = saved;
         assert!(rows[1].len() == w && second.len() == w, "rows of one width");
         let [one, two] = rows;
         let mut rows_in = Rows::two([above, one, two, below], masks, w, self.mask_len(w));
@@ -190,6 +190,17 @@ impl<R: Rule, const EIGHT: bool> RowKernel for Avx2<R, EIGHT> {
         let hints = Hints { stream: false, ..hints };
         let extra = Extra { save: second.as_mut_ptr(), hints };
         let lanes = Lanes::new(k);
+        if walled {
+            // With 8 neighbours the boundaries pass down the kept row, which must hold 0
+            // where no pair above ran (see `parts`): it holds 0 before a band's first
+            // pair ([`in_place`](super::in_place) places its rows in zeroed scratch).
+            let ring = if EIGHT { kept.row.as_mut_ptr() } else { std::ptr::null_mut() };
+            assert_eq!(kept.row.len(), w, "a kept row of the rows' width");
+            // SAFETY: as below; the kept row is `w` cells (asserted above), 0 before the
+            // band's first pair and left by the pair above after it.
+            unsafe { saved_parts::<R, EIGHT>(rows_in, dst, ring, kept.carried, zeroed, extra.save, lanes) };
+            return;
+        }
         // SAFETY: the kernel exists only on CPUs with AVX2; the rows are `w ≥ 8` cells with
         // their wall data (checked by `Rows::two` and above), the two written being the
         // two middle ones read, and the saved row, borrowed apart from them, `w` cells too;
@@ -987,9 +998,9 @@ unsafe fn pairs<R: Rule, const EIGHT: bool, const PREFETCH: bool, const WALLED: 
         // read only where the pair above wrote it.
         unsafe {
             if WALLED {
-                parts::<R, EIGHT>(rows, dst, ring, y > start, b.zeroed, k);
+                parts::<R, EIGHT, false>(rows, dst, ring, y > start, b.zeroed, std::ptr::null_mut(), k);
             } else {
-                carrying::<R, EIGHT, PREFETCH>(rows, dst, ring, y > start, extra, k);
+                carrying::<R, EIGHT, PREFETCH, false>(rows, dst, ring, y > start, extra, k);
             }
         }
         (above, above_data) = (two, d2);
@@ -1009,7 +1020,7 @@ const RING: usize = 2048;
 /// As [`Pair::run`]; `ring` is null or a row of `rows.w` cells apart from every other, and
 /// with `held` holds the boundary above the pair.
 #[inline(always)]
-unsafe fn carrying<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
+unsafe fn carrying<R: Rule, const EIGHT: bool, const PREFETCH: bool, const SAVE: bool>(
     rows: Rows,
     dst: [*mut f32; 2],
     ring: *mut f32,
@@ -1020,13 +1031,32 @@ unsafe fn carrying<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
     // SAFETY: as the caller promised.
     unsafe {
         if ring.is_null() {
-            Pair::<R, EIGHT, false, false, false, PREFETCH>::run(rows, dst, ring, extra, k);
+            Pair::<R, EIGHT, false, false, SAVE, PREFETCH>::run(rows, dst, ring, extra, k);
         } else if held {
-            Pair::<R, EIGHT, true, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
+            Pair::<R, EIGHT, true, true, SAVE, PREFETCH>::run(rows, dst, ring, extra, k);
         } else {
-            Pair::<R, EIGHT, false, true, false, PREFETCH>::run(rows, dst, ring, extra, k);
+            Pair::<R, EIGHT, false, true, SAVE, PREFETCH>::run(rows, dst, ring, extra, k);
         }
     }
+}
+
+/// [`parts`] of a pair stepped in place (`SAVE`), in a function of its own, as the pair in
+/// place is ([`hinted`]).
+///
+/// # Safety
+/// As [`parts`] with `SAVE`.
+#[target_feature(enable = "avx2")]
+unsafe fn saved_parts<R: Rule, const EIGHT: bool>(
+    rows: Rows,
+    dst: [*mut f32; 2],
+    ring: *mut f32,
+    held: bool,
+    zeroed: bool,
+    save: *mut f32,
+    k: Lanes,
+) {
+    // SAFETY: as the caller promised.
+    unsafe { parts::<R, EIGHT, true>(rows, dst, ring, held, zeroed, save, k) }
 }
 
 /// One pair of clean rows (`rows`, into `dst`; with `ring` non-null, a row of at most
@@ -1041,18 +1071,24 @@ unsafe fn carrying<R: Rule, const EIGHT: bool, const PREFETCH: bool>(
 /// what the ring holds there (0 from the start, and a pair that ran no part at a column
 /// left 0 there too, as the row below it there is a wall).
 ///
+/// With `SAVE` (a pair stepped in place), the second row's values go to `save` as the
+/// parts read them, and +0 in its runs of walls, which held at most 0 (the same maxima for
+/// the pair below).
+///
 /// # Safety
 /// As [`Pair::run`] for `rows` and `dst` (`rows.w ≥ 8`, values clean, spans holding), with
 /// `ring` null or a row of `rows.w` cells that held 0 in every cell before the first pair;
 /// with `held`, the pair above ran and left its boundaries there; with `zeroed`, every
-/// blocked cell of `dst` holds +0.
+/// blocked cell of `dst` holds +0; with `SAVE`, `save` is a row of `rows.w` cells apart
+/// from every other.
 #[inline(always)]
-unsafe fn parts<R: Rule, const EIGHT: bool>(
+unsafe fn parts<R: Rule, const EIGHT: bool, const SAVE: bool>(
     rows: Rows,
     dst: [*mut f32; 2],
     ring: *mut f32,
     held: bool,
     zeroed: bool,
+    save: *mut f32,
     k: Lanes,
 ) {
     let w = rows.w;
@@ -1065,12 +1101,11 @@ unsafe fn parts<R: Rule, const EIGHT: bool>(
     };
     let mut parts = Parts::new(chunks);
     while let Some((walls, Range { start: from, end: to })) = parts.next(free) {
-        if !zeroed {
-            let (x0, x1) = (8 * walls.start, (8 * walls.end).min(w));
-            for row in dst {
-                // SAFETY: cells of the two rows written (`w` each).
-                unsafe { std::slice::from_raw_parts_mut(row.add(x0), x1 - x0).fill(0.0) };
-            }
+        let (x0, x1) = (8 * walls.start, (8 * walls.end).min(w));
+        let written = if zeroed { &dst[..0] } else { &dst[..] };
+        for &row in written.iter().chain(if SAVE { std::slice::from_ref(&save) } else { &[] }) {
+            // SAFETY: cells of the two rows written and of the saved row (`w` each).
+            unsafe { std::slice::from_raw_parts_mut(row.add(x0), x1 - x0).fill(0.0) };
         }
         if from < to {
             // At least 8 cells, as `Pair` asks: a part of one last, short chunk starts
@@ -1086,9 +1121,10 @@ unsafe fn parts<R: Rule, const EIGHT: bool>(
             };
             let out = dst.map(|row| row.wrapping_add(x0));
             let carried = if ring.is_null() { ring } else { ring.wrapping_add(x0) };
+            let extra = Extra { save: if SAVE { save.wrapping_add(x0) } else { save }, ..Extra::none() };
             // SAFETY: as the caller promised, for the part's cells and the walls either
             // side of it (see above); with `held`, the ring holds the part's boundary above.
-            unsafe { carrying::<R, EIGHT, false>(part, out, carried, held, Extra::none(), k) };
+            unsafe { carrying::<R, EIGHT, false, SAVE>(part, out, carried, held, extra, k) };
         }
     }
 }

@@ -99,6 +99,8 @@ pub(super) fn in_place<K: RowKernel>(kernel: K, step: &InPlace<'_>, band: &mut [
         let i = placer.place(at, w);
         i..i + w
     });
+    // Zeroed by the placer: a kernel passing boundaries down the kept row over runs of walls
+    // relies on its 0s before the band's first pair.
     let ring = values.as_mut_slice();
     // Where the rows to prefetch are (a hint only: never read through this pointer).
     let (start, prefetch) = (band.as_ptr(), prefetched(w * h));
