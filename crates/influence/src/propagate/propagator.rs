@@ -123,7 +123,9 @@ pub struct Propagator {
     /// The walls for which every blocked cell of the front and of the back buffer is known
     /// to hold +0, if any: a step into the back buffer on those walls may leave runs of
     /// them unwritten ([`Pass::zeroed`]). Known after a step writes the buffer (the rule
-    /// writes +0 in walls) or `begin` clears the front's walls; anything else forgets it.
+    /// writes +0 in walls; a step in pieces, if every piece saw the same walls) or `begin`
+    /// clears the front's walls; anything else forgets it. A step on a grid whose walls
+    /// the front's are not known for clears them first ([`begin`](Self::begin)).
     zeroed: [Option<WallsTag>; 2],
 }
 
@@ -190,11 +192,14 @@ impl Propagator {
     }
 
     /// The current map, to edit by hand or stamp into. Values left in blocked cells are
-    /// cleared before the next step — so after blocking cells of the space, call this (and
-    /// drop the result) to keep influence from leaking through the new walls. That step
-    /// first reads the whole map once, to clear the walls and to learn whether every value
-    /// is finite and at least +0, which the grid kernels step faster (see the
-    /// [module docs](super#speed)); [`write_seeds`](Self::write_seeds) needs no such pass.
+    /// cleared before the next step. That step first reads the whole map once, to clear the
+    /// walls and to learn whether every value is finite and at least +0, which the grid
+    /// kernels step faster (see the [module docs](super#speed));
+    /// [`write_seeds`](Self::write_seeds) needs no such pass.
+    ///
+    /// On a grid, a step after cells were blocked (or on another grid) clears the new walls
+    /// by itself, in the same pass, so influence never leaks through them. On other spaces,
+    /// after blocking nodes, call this (and drop the result) to the same end.
     ///
     /// ```
     /// use influence::{propagate::{Diffusion, Propagator, Steps}, Cell, Falloff, Grid, Source, Stamper};
@@ -203,8 +208,7 @@ impl Propagator {
     /// let tank = Source::new(grid.center(Cell::new(0, 0)), 2.0, Falloff::Point, 1.0)?;
     /// Stamper::new().stamp_all(&grid, p.values_mut(), [&tank])?;
     /// p.step(&grid, Steps::default())?;
-    /// grid.set_blocked(Cell::new(1, 0), true)?;
-    /// let _ = p.values_mut(); // walls changed
+    /// grid.set_blocked(Cell::new(1, 0), true)?; // a door closes
     /// p.step(&grid, Steps::default())?;
     /// assert_eq!(p.values()[1], 0.0);
     /// # Ok::<(), influence::Error>(())
@@ -337,9 +341,15 @@ impl Propagator {
     /// rows with the row-wise kernel and the ends of part-done rows with the generic rule.
     fn cells<S: Space>(&mut self, space: &S, end: usize) {
         self.begin(space);
-        // Written in pieces, perhaps on other spaces: nothing is known of its walls after.
-        self.zeroed[1] = None;
         let start = self.cursor;
+        // Each piece writes +0 in its walls: the buffer's walls are known when every piece
+        // of the step saw the same ones.
+        let tag = space.as_grid().map(Grid::walls_tag);
+        if start > 0 && self.zeroed[1] != tag {
+            self.zeroed[1] = None;
+        } else {
+            self.zeroed[1] = tag;
+        }
         let Some(grid) = space.as_grid() else {
             generic_cells(space, self.front.values(), self.back.values_mut(), &self.diffusion, start..end);
             return;
@@ -454,16 +464,20 @@ impl Propagator {
         assert_eq!(len, self.front.len(), "propagator was not made for this space");
     }
 
-    /// Before a new step: after the map was edited by hand, clears its blocked cells, and on
-    /// a grid, then or when the bound is due again ([`Bound::wants_scan`]), finds the bound
-    /// in the same pass. Other spaces run the generic rule, which needs no bound.
+    /// Before a new step: after the map was edited by hand, or on a grid whose walls are not
+    /// those the map's walls were last cleared for (cells blocked since, or another grid),
+    /// clears its blocked cells, and on a grid, then or when the bound is due again
+    /// ([`Bound::wants_scan`]), finds the bound in the same pass. Other spaces run the
+    /// generic rule, which needs no bound.
     fn begin<S: Space>(&mut self, space: &S) {
         if self.cursor != 0 {
             return;
         }
         let values = self.front.values_mut();
         match space.as_grid() {
-            Some(grid) if self.dirty || self.bound.wants_scan() => {
+            Some(grid)
+                if self.dirty || self.bound.wants_scan() || self.zeroed[0] != Some(grid.walls_tag()) =>
+            {
                 self.bound = Bound::of_cleared(values, grid.blocked());
                 self.zeroed[0] = Some(grid.walls_tag());
             }

@@ -209,9 +209,10 @@ mod tests {
     /// from the pair above's. Random walls (the other tests) leave every chunk of 8 or 16
     /// cells mixed; these make runs of walls and of open cells, which the AVX-512 and AVX2
     /// single steps skip ([`runs_of_walls`](super::super::fused::runs_of_walls)). Steps of
-    /// a propagator (whose buffers may hold values from before a room was walled up),
-    /// passes into an output of garbage (told or not that its walls hold +0), and steps in
-    /// place, in bands cut anywhere, give the generic rule's bits, clean values and not.
+    /// a propagator (whose buffers may hold values from before a room was walled up, by an
+    /// edit or without one), passes into an output of garbage (told or not that its walls
+    /// hold +0), and steps in place, in bands cut anywhere, give the generic rule's bits,
+    /// clean values and not.
     #[test]
     fn maps_mostly_of_walls_give_the_generic_bits() {
         let specials = [f32::NAN, f32::INFINITY, -1.0, -0.0, 1e-5];
@@ -253,8 +254,13 @@ mod tests {
                                     _ => (fresh() % 1000) as f32 / 100.0,
                                 };
                             }
+                        } else if round % 3 == 1 {
+                            // A room walled up between steps, the map not touched: the step
+                            // clears the new walls by itself.
+                            room(&mut grid, true);
                         }
-                        // What the step reads: walls cleared after an edit by hand.
+                        // What the step reads: walls cleared after an edit by hand or a
+                        // change of walls.
                         let mut input = crate::Layer::zeros(w * h);
                         for (i, v) in input.values_mut().iter_mut().enumerate() {
                             *v = if grid.blocked()[i] { 0.0 } else { p.values().values()[i] };
