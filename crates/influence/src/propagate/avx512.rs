@@ -35,8 +35,9 @@
 //!   never negative or NaN, so the maximum with 0 after it is skipped.
 //! * On Intel's cores (Sapphire Rapids measured) a step in the caches is bound by the two
 //!   512-bit pipes, and a mask register loaded from memory takes one of them as an
-//!   operation does; stores do not. So a chunk's cut lanes are written as zeros under a
-//!   masked store ([`Settled::store`]), and with 8 neighbours two rows at a time read their
+//!   operation does; stores do not. So with 8 neighbours a chunk's cut lanes are written
+//!   as zeros under a masked store ([`Settled::store`]; with 4, on Zen 5, one store of the
+//!   masked move was faster), and two rows at a time read their
 //!   diagonals from spans passed down a ring ([`pair`](pair::pair), see its module).
 //!   Together, at 256², 0.200 ns a cell became 0.175.
 //! * Where the propagator knows every value is finite and at least +0 ([`Coefs::clean`],
@@ -682,20 +683,27 @@ impl Settled {
         _mm512_maskz_mov_ps(self.keep, self.new)
     }
 
-    /// Writes the values to the 16 cells at `at`: zeros, then the kept lanes over them. The
-    /// second store takes the place of [`value`](Self::value)'s masked move, and stores are
-    /// not the vector units that bind a step in the caches: an 8-neighbour step at 256²
-    /// took 0.193–0.200 ns a cell against 0.200–0.208 (an Intel Xeon core).
+    /// Writes the values to the 16 cells at `at`. With 8 neighbours, zeros and then the kept
+    /// lanes over them: the second store takes the place of [`value`](Self::value)'s masked
+    /// move, and stores are not the vector units that bind an 8-neighbour step in the
+    /// caches (at 256², 0.193–0.200 ns a cell against 0.200–0.208 on an Intel Xeon core;
+    /// level on Zen 5). With 4, the masked move and one store: Zen 5 stores one 512-bit
+    /// vector a cycle, and a 4-neighbour step at 256² took 0.069–0.072 ns a cell against
+    /// 0.074–0.076 with two stores (not measured on the Xeon).
     ///
     /// # Safety
     /// The CPU has AVX-512 F; `at` is valid for 16 writes.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    unsafe fn store(self, at: *mut f32) {
+    unsafe fn store<const EIGHT: bool>(self, at: *mut f32) {
         // SAFETY: the caller promised the 16 cells.
         unsafe {
-            _mm512_storeu_ps(at, _mm512_setzero_ps());
-            _mm512_mask_storeu_ps(at, self.keep, self.new);
+            if EIGHT {
+                _mm512_storeu_ps(at, _mm512_setzero_ps());
+                _mm512_mask_storeu_ps(at, self.keep, self.new);
+            } else {
+                _mm512_storeu_ps(at, self.value());
+            }
         }
     }
 }
@@ -849,7 +857,7 @@ unsafe fn row<R: Rule, const EIGHT: bool, const FLOOR: bool, const STREAM: bool,
                 (0, _) => _mm512_mask_storeu_ps(at(0), head, new.value()),
                 (_, true) => _mm512_mask_storeu_ps(at(j), tail, new.value()),
                 _ if stream => _mm512_stream_ps(at(j), new.value()),
-                _ => new.store(at(j)),
+                _ => new.store::<EIGHT>(at(j)),
             }
         }
     };

@@ -77,11 +77,11 @@ impl Ends {
     /// As [`load`](Self::load), `row` writable.
     #[inline]
     #[target_feature(enable = "avx512f,avx512bw")]
-    pub(super) unsafe fn put(self, row: *mut f32, j: usize, end: bool, new: Settled) {
+    pub(super) unsafe fn put<const EIGHT: bool>(self, row: *mut f32, j: usize, end: bool, new: Settled) {
         // SAFETY: as in `load`; a whole chunk lies inside the row.
         unsafe {
             if !end || j < self.whole {
-                new.store(row.add(16 * j));
+                new.store::<EIGHT>(row.add(16 * j));
             } else {
                 self.store(row, j, end, new.value());
             }
@@ -291,8 +291,8 @@ pub(super) unsafe fn pair<
             _mm512_stream_ps(dst[0].add(16 * j), new[0].value());
             _mm512_stream_ps(dst[1].add(16 * j), new[1].value());
         } else {
-            ends.put(dst[0], j, end, new[0]);
-            ends.put(dst[1], j, end, new[1]);
+            ends.put::<EIGHT>(dst[0], j, end, new[0]);
+            ends.put::<EIGHT>(dst[1], j, end, new[1]);
         }
     };
     let step = |j: usize, chunks: [Quad; 3], sources: [__m512; 2]| {

@@ -117,7 +117,8 @@ pub(super) unsafe fn stream<
             )
         };
         // SAFETY: chunk `j < ends.chunks` of row `r` of `out`, which holds `rows.len()` rows.
-        let put = |j: usize, new: Settled, end: bool| unsafe { ends.put(dst.add(r * w), j, end, new) };
+        let put =
+            |j: usize, new: Settled, end: bool| unsafe { ends.put::<EIGHT>(dst.add(r * w), j, end, new) };
         let step = |j: usize, chunks: [Chunk; 3], sources: __m512| {
             if PREFETCH {
                 // A prefetch is only a hint: it reads nothing and cannot fault.
