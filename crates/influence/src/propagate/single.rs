@@ -104,7 +104,7 @@ mod tests {
     use super::super::dispatch;
     use super::super::fused::{Pass, Scratch};
     use super::super::in_place::InPlace;
-    use super::super::{Propagator, Steps};
+    use super::super::{Propagator, Seed, Steps};
     use crate::space::{Connectivity, Grid, Space};
     use crate::test_rng::xorshift;
     use crate::Cell;
@@ -318,6 +318,48 @@ mod tests {
                         );
                     }
                 }
+            }
+        }
+    }
+
+    /// A step done in slices whose grid gains walls between two slices leaves the
+    /// propagator knowing no walls of its map to hold +0: the cells of the first slice were
+    /// computed with those walls open. The next step clears them, and every step after
+    /// gives the generic rule's bits.
+    #[test]
+    fn walls_closed_between_slices_are_cleared_after() {
+        for conn in [Connectivity::Eight, Connectivity::Four] {
+            let (w, h) = (96, 40);
+            let mut grid = Grid::new(w, h).unwrap().with_connectivity(conn);
+            // Rock, with one wide room: runs of walls, which the kernels skip.
+            for i in 0..w * h {
+                let (x, y) = (i % w, i / w);
+                let open = (8..72).contains(&x) && (4..36).contains(&y);
+                grid.set_blocked(Cell::new(x, y), !open).unwrap();
+            }
+            let d = Diffusion::new(0.3, 0.5).unwrap();
+            let mut p = Propagator::new(&grid, d);
+            let seeds = [Seed::new(20 * w + 40, 5.0), Seed::new(10 * w + 12, 3.0)];
+            for _ in 0..6 {
+                p.step(&grid, Steps { seeds: &seeds, ..Steps::default() }).unwrap();
+            }
+            // Half a step, then a wall across the room's top half, then the rest.
+            assert!(!p.step(&grid, Steps { budget: 20 * w, ..Steps::default() }).unwrap());
+            for x in 8..72 {
+                grid.set_blocked(Cell::new(x, 10), true).unwrap();
+            }
+            assert!(p.step(&grid, Steps { budget: usize::MAX, ..Steps::default() }).unwrap());
+            assert!(p.values().values()[10 * w + 12] > 0.0, "the wall's cells hold values");
+            for round in 0..3 {
+                let mut input = p.values().values().to_vec();
+                for (i, v) in input.iter_mut().enumerate() {
+                    if grid.blocked()[i] {
+                        *v = 0.0;
+                    }
+                }
+                let want = bits(&generic(&grid, &input, &d));
+                p.step(&grid, Steps::default()).unwrap();
+                assert_eq!(bits(p.values().values()), want, "{conn:?}, round {round}");
             }
         }
     }
