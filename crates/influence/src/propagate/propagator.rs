@@ -345,11 +345,7 @@ impl Propagator {
         // Each piece writes +0 in its walls: the buffer's walls are known when every piece
         // of the step saw the same ones.
         let tag = space.as_grid().map(Grid::walls_tag);
-        if start > 0 && self.zeroed[1] != tag {
-            self.zeroed[1] = None;
-        } else {
-            self.zeroed[1] = tag;
-        }
+        self.zeroed[1] = if start == 0 || self.zeroed[1] == tag { tag } else { None };
         let Some(grid) = space.as_grid() else {
             generic_cells(space, self.front.values(), self.back.values_mut(), &self.diffusion, start..end);
             return;

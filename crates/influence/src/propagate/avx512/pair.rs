@@ -125,6 +125,24 @@ pub(super) struct Rows {
     pub(super) ends: Ends,
 }
 
+impl Rows {
+    /// The part of these rows (whole rows, `ends` their chunks) that chunks `chunks`
+    /// cover, as rows of their own: from the part's first cell, its chunks their `ends`.
+    #[inline(always)]
+    pub(super) fn part(self, chunks: std::ops::Range<usize>) -> Self {
+        let (from, x0) = (chunks.start, 16 * chunks.start);
+        let x1 = (16 * chunks.end).min(self.stride);
+        Self {
+            values: self.values.map(|row| row.wrapping_add(x0)),
+            walls: self.walls.map(|row| row.wrapping_add(from)),
+            out: self.out.map(|row| if row.is_null() { row } else { row.wrapping_add(x0) }),
+            ahead: self.ahead.wrapping_add(x0),
+            ends: Ends::new(x1 - x0),
+            ..self
+        }
+    }
+}
+
 /// Rows of spans passed from one pair to the next (see the module docs): two rows of
 /// `span` cells, the second row's span gated by the squares below it and the row below's
 /// span. They live on the stack of [`stream`](super::streamed::stream), which runs pairs

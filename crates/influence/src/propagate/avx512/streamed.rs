@@ -136,7 +136,7 @@ pub(super) unsafe fn stream<
 
 /// The pairs of `n` rows (pair `r` of them, whole rows, as `pair_rows(r)` gives them) on a
 /// map with runs of walls ([`Band::walled`]): each
-/// pair runs only its parts with free cells in either row ([`part_of`]), and writes +0 in
+/// pair runs only its parts with free cells in either row ([`parts`]), and writes +0 in
 /// the rest unless they hold +0 already (`zeroed`, [`Band::zeroed`]). Returns the first
 /// row not written (`n`, or `n − 1` when `n` is odd). On an Intel Xeon core (AVX-512),
 /// single steps of brc202d took 0.080 ns a cell instead of 0.197, and 0.147 writing the
@@ -203,7 +203,7 @@ pub(super) unsafe fn saved_parts<
 }
 
 /// One pair of rows of [`walled`] (with `SAVE`, of a step in place, [`pair`]'s `SAVE`):
-/// only its parts with free cells in either row ([`part_of`]), +0 written in the rest
+/// only its parts with free cells in either row ([`Rows::part`]), +0 written in the rest
 /// unless the rows hold +0 there already (`zeroed`), and with `SAVE` in the row saved to
 /// (the pair below reads it; the second row's walls there held at most 0, which give the
 /// same maxima). A part takes the ring's spans where `held` (the chunks the pair above ran)
@@ -241,52 +241,21 @@ pub(super) unsafe fn parts<
         if from < to {
             let part = if chunks <= 128 { (u128::MAX >> (128 - (to - from))) << from } else { 0 };
             let take = ring.is_some() && part != 0 && held & part == part;
-            // SAFETY: as the caller promised; the part's chunks hold free cells and the
-            // chunks either side of it none (or are past the row); with `take`, the
-            // pair above ran every chunk of it (see `walled`).
-            unsafe { part_of::<R, EIGHT, FLOOR, PREFETCH, SAVE, CLEAN>(rows, from..to, ring, take, k) };
+            // SAFETY: as the caller promised, for the part of the rows (its chunks hold free
+            // cells and the chunks either side of it none, or are past the row); with
+            // `take`, the pair above ran every chunk of it (see `walled`).
+            unsafe {
+                holding::<R, EIGHT, FLOOR, PREFETCH, SAVE, CLEAN>(
+                    rows.part(from..to),
+                    ring.map(|ring| ring.from(from)),
+                    take,
+                    k,
+                );
+            }
             ran |= part;
         }
     }
     ran
-}
-
-/// Chunks `chunks` of the pair of rows `whole` (whole rows, `whole.ends` their chunks), by
-/// [`pair`] on the part of each row they cover, taking the spans the pair above left in the
-/// ring with `held`.
-///
-/// # Safety
-/// As [`pair`] for `whole` (with 8 neighbours, spans that hold) and for the part;
-/// `chunks` are chunks of the rows; with `held`, the ring holds the spans of the pair
-/// just above for every chunk of them.
-#[inline(always)]
-unsafe fn part_of<
-    R: Rule,
-    const EIGHT: bool,
-    const FLOOR: bool,
-    const PREFETCH: bool,
-    const SAVE: bool,
-    const CLEAN: bool,
->(
-    whole: Rows,
-    chunks: std::ops::Range<usize>,
-    ring: Option<Ring>,
-    held: bool,
-    k: Lanes,
-) {
-    let (from, x0) = (chunks.start, 16 * chunks.start);
-    let x1 = (16 * chunks.end).min(whole.stride);
-    let rows = Rows {
-        values: whole.values.map(|row| row.wrapping_add(x0)),
-        walls: whole.walls.map(|row| row.wrapping_add(from)),
-        out: whole.out.map(|row| if row.is_null() { row } else { row.wrapping_add(x0) }),
-        ahead: whole.ahead.wrapping_add(x0),
-        ends: Ends::new(x1 - x0),
-        ..whole
-    };
-    let ring = ring.map(|ring| ring.from(from));
-    // SAFETY: as the caller promised.
-    unsafe { holding::<R, EIGHT, FLOOR, PREFETCH, SAVE, CLEAN>(rows, ring, held, k) };
 }
 
 /// [`pair`] of a single step's pair, taking the spans the pair above left in the ring where
